@@ -1,0 +1,2 @@
+export * from './tenants.js';
+export * from './users.js';

@@ -1,0 +1,36 @@
+import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns.js';
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: id('id').primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    email: text('email'),
+    primaryColor: text('primary_color'),
+    plan: text('plan', { enum: ['free', 'basic', 'premium'] }).notNull().default('free'),
+    isActive: boolean('is_active').notNull().default(true),
+    businessType: text('business_type', { enum: ['restaurant', 'mercado', 'padaria'] }).notNull().default('restaurant'),
+    timezone: text('timezone').notNull().default('America/Sao_Paulo'),
+    cnpj: text('cnpj'),
+    inscricaoEstadual: text('inscricao_estadual'),
+    fiscalProviderTokenEnc: text('fiscal_provider_token_enc'),
+    fiscalProviderAmbiente: text('fiscal_provider_ambiente'),
+    regimeTributario: text('regime_tributario'),
+    address: text('address'),
+    addressNumber: text('address_number'),
+    district: text('district'),
+    city: text('city'),
+    state: text('state'),
+    cep: text('cep'),
+    walletAccessTokenEnc: text('wallet_access_token_enc'),
+    walletDeviceId: text('wallet_device_id'),
+    walletPublicKey: text('wallet_public_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('tenants_slug_key').on(t.slug)],
+);
+
+export type TenantRow = typeof tenants.$inferSelect;

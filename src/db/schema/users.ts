@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { boolean, char, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, ts, updatedAt } from './columns.js';
+import { tenants } from './tenants.js';
+
+export const MEMBER_ROLES = ['admin', 'staff', 'accountant', 'branch_manager'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** A person who can log in. Users are global; tenants are reached through memberships. */
+export const users = pgTable(
+  'users',
+  {
+    id: id('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isSuperadmin: boolean('is_superadmin').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: MEMBER_ROLES }).notNull(),
+    assignedPdvIds: char('assigned_pdv_ids', { length: 24 }).array().notNull().default(sql`'{}'`),
+    assignedBranchIds: char('assigned_branch_ids', { length: 24 }).array().notNull().default(sql`'{}'`),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+);
+
+/** Opaque rotating refresh tokens, stored as SHA-256 hashes and grouped in families. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    familyId: id('family_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type MembershipRow = typeof memberships.$inferSelect;

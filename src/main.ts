@@ -1,0 +1,58 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { seedFirstStart } from './seed.js';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const app = await buildApp({ database, config });
+  const logins = await seedFirstStart(database.db, app.services, config);
+  const address = await app.listen({ port: config.port, host: config.host });
+  const port = new URL(address).port;
+  const base = config.publicUrl.replace(/:\d+$/, `:${port}`);
+
+  const lines = [
+    '',
+    `Restaurant Operations Service is running (${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
+    `  API:        ${base}`,
+    `  API docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
+    `  Health:     ${base}/health  ${base}/ready`,
+  ];
+  if (logins.length) {
+    lines.push('', 'First start: these logins were created (passwords are shown only this once):');
+    for (const l of logins) {
+      lines.push(`  ${l.who.padEnd(12)} ${l.email.padEnd(26)} ${l.password ?? '(password from SUPERADMIN_PASSWORD)'}`);
+    }
+    lines.push(`  Log in:     curl -s -X POST ${base}/auth/login -H 'content-type: application/json' -d '{"email":"...","password":"..."}'`);
+  }
+  process.stdout.write(lines.join('\n') + '\n\n');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took over 20 s; exiting');
+      process.exit(1);
+    }, 20_000);
+    timer.unref();
+    try {
+      await app.close();
+      await database.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { login, makeTenant, makeUser, PASSWORD } from '../../../test/factories.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('POST /auth/login', () => {
+  it('returns a token pair and the user, never the password', async () => {
+    const tenant = await makeTenant(t.app);
+    const u = await makeUser(t.app, tenant, 'staff');
+    const res = await login(t.app, u.email.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.accessToken.split('.')).toHaveLength(3);
+    expect(body.refreshToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.expiresIn).toBe(900);
+    expect(body.user).toEqual({ _id: u.id, email: u.email, name: expect.any(String), isSuperadmin: false });
+    expect(res.body).not.toContain('password');
+    const me = await t.app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${body.accessToken}` } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().tenants).toEqual([{ _id: tenant._id, slug: tenant.slug, name: tenant.name, isActive: true, role: 'staff' }]);
+  });
+
+  it('gives the same 401 for an unknown email and a wrong password', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const wrong = await login(t.app, u.email, 'not-the-password');
+    const unknown = await login(t.app, 'nobody@example.com', PASSWORD);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json().message).toBe(unknown.json().message);
+  });
+
+  it('rejects a body without password, with the field named', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'a@b.c' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([{ field: 'body.password', message: expect.any(String) }]);
+  });
+});
+
+describe('refresh token rotation', () => {
+  it('rotates, and a reused old token revokes the whole family', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const first = (await login(t.app, u.email)).json();
+    const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: token } });
+
+    const second = await refresh(first.refreshToken);
+    expect(second.statusCode).toBe(200);
+    const pair2 = second.json();
+    expect(pair2.refreshToken).not.toBe(first.refreshToken);
+
+    // The first token is spent: using it again is treated as theft.
+    const reuse = await refresh(first.refreshToken);
+    expect(reuse.statusCode).toBe(401);
+    // ... so the legitimately rotated token dies with its family.
+    expect((await refresh(pair2.refreshToken)).statusCode).toBe(401);
+    // A new login starts a new family and works.
+    const again = (await login(t.app, u.email)).json();
+    expect((await refresh(again.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('lets only one of two concurrent refreshes with the same token succeed', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const pair = (await login(t.app, u.email)).json();
+    const results = await Promise.all(
+      [1, 2].map(() => t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: pair.refreshToken } })),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
+  it('expires refresh tokens after 30 days', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const pair = (await login(t.app, u.email)).json();
+    t.clock.advance(31 * 86_400_000);
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: pair.refreshToken } });
+      expect(res.statusCode).toBe(401);
+    } finally {
+      t.clock.advance(-31 * 86_400_000);
+    }
+  });
+
+  it('logout revokes the refresh token', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const pair = (await login(t.app, u.email)).json();
+    const out = await t.app.inject({ method: 'POST', url: '/auth/logout', payload: { refreshToken: pair.refreshToken } });
+    expect(out.statusCode).toBe(204);
+    const res = await t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: pair.refreshToken } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('rejects a malformed refresh body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: 42 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0].field).toBe('body.refreshToken');
+  });
+});
+
+describe('access token', () => {
+  it('expires after 15 minutes', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const { accessToken } = (await login(t.app, u.email)).json();
+    const me = () => t.app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${accessToken}` } });
+    t.clock.advance(14 * 60_000);
+    try {
+      expect((await me()).statusCode).toBe(200);
+      t.clock.advance(2 * 60_000);
+      expect((await me()).statusCode).toBe(401);
+    } finally {
+      t.clock.advance(-16 * 60_000);
+    }
+  });
+
+  it('answers 401 to missing, malformed and forged tokens', async () => {
+    expect((await t.app.inject({ url: '/auth/me' })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/auth/me', headers: { authorization: 'Bearer nope' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/auth/me', headers: { authorization: 'Basic abc' } })).statusCode).toBe(401);
+    const u = await makeUser(t.app, null, 'admin');
+    const [h, p] = u.token.split('.');
+    const forged = `${h}.${p}.${Buffer.from('x'.repeat(32)).toString('base64url')}`;
+    const res = await t.app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${forged}` } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+  });
+});

@@ -1,0 +1,39 @@
+import { asc, eq, not, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { tenants, type TenantRow } from '../../db/schema/tenants.js';
+
+export type TenantPatch = Partial<typeof tenants.$inferInsert>;
+
+export function listTenants(db: Db) {
+  return db.select().from(tenants).orderBy(asc(tenants.createdAt), asc(tenants.id));
+}
+
+export async function findTenant(db: Db, id: string): Promise<TenantRow | null> {
+  const [row] = await db.select().from(tenants).where(eq(tenants.id, id));
+  return row ?? null;
+}
+
+export async function findTenantBySlug(db: Db, slug: string): Promise<TenantRow | null> {
+  const [row] = await db.select().from(tenants).where(eq(tenants.slug, slug));
+  return row ?? null;
+}
+
+export async function insertTenant(db: Db, row: typeof tenants.$inferInsert): Promise<TenantRow> {
+  const [created] = await db.insert(tenants).values(row).returning();
+  return created;
+}
+
+export async function updateTenant(db: Db, id: string, patch: TenantPatch): Promise<TenantRow | null> {
+  const [row] = await db.update(tenants).set({ ...patch, updatedAt: sql`now()` }).where(eq(tenants.id, id)).returning();
+  return row ?? null;
+}
+
+/** Flips activation in one statement, so two toggles never read the same old value. */
+export async function toggleTenant(db: Db, id: string) {
+  const [row] = await db
+    .update(tenants)
+    .set({ isActive: not(tenants.isActive), updatedAt: sql`now()` })
+    .where(eq(tenants.id, id))
+    .returning({ isActive: tenants.isActive, slug: tenants.slug });
+  return row ?? null;
+}

@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { IdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import {
+  CreateTenantBody,
+  Tenant,
+  TenantConfigBody,
+  TenantSummary,
+  ToggleResult,
+  UpdateTenantBody,
+  type CreateTenantInput,
+  type TenantConfigInput,
+  type UpdateTenantInput,
+} from './tenants.schemas.js';
+import type { TenantsService } from './tenants.service.js';
+
+const superadmin = { superadmin: true } as const;
+const tenantAdmin = { roles: ['admin'], permission: 'manage_settings' } as const;
+
+export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: TenantsService }) {
+  app.get('/api/superadmin/tenants', {
+    schema: {
+      tags: ['superadmin'],
+      summary: 'All tenants',
+      response: withErrors({ 200: Type.Array(TenantSummary) }, [401, 403]),
+    },
+    config: { auth: superadmin },
+    handler: () => tenants.list(),
+  });
+
+  app.post('/api/superadmin/tenants', {
+    schema: {
+      tags: ['superadmin'],
+      summary: 'Create a tenant',
+      body: CreateTenantBody,
+      response: withErrors({ 201: Tenant }, [400, 401, 403, 409]),
+    },
+    config: { auth: superadmin },
+    handler: async (req, reply) => reply.code(201).send(await tenants.create(req.body as CreateTenantInput)),
+  });
+
+  app.put('/api/superadmin/tenants/:id', {
+    schema: {
+      tags: ['superadmin'],
+      summary: 'Update a tenant',
+      params: IdParams,
+      body: UpdateTenantBody,
+      response: withErrors({ 200: Tenant }, [400, 401, 403, 404, 409]),
+    },
+    config: { auth: superadmin },
+    handler: (req) => tenants.update((req.params as { id: string }).id, req.body as UpdateTenantInput),
+  });
+
+  app.put('/api/superadmin/tenants/:id/toggle', {
+    schema: {
+      tags: ['superadmin'],
+      summary: 'Activate or deactivate a tenant',
+      params: IdParams,
+      response: withErrors({ 200: ToggleResult }, [400, 401, 403, 404]),
+    },
+    config: { auth: superadmin },
+    handler: (req) => tenants.toggle((req.params as { id: string }).id),
+  });
+
+  app.get('/t/:slug/tenants', {
+    schema: {
+      tags: ['tenants'],
+      summary: "The tenant's own configuration (secrets shown only as set or not)",
+      params: TenantParams,
+      response: withErrors({ 200: Tenant }),
+    },
+    config: { auth: tenantAdmin },
+    handler: (req) => tenants.getConfig(req.ctx),
+  });
+
+  app.put('/t/:slug/tenants', {
+    schema: {
+      tags: ['tenants'],
+      summary: 'Set fiscal and payment configuration; null clears a field',
+      params: TenantParams,
+      body: TenantConfigBody,
+      response: withErrors({ 200: Tenant }),
+    },
+    config: { auth: tenantAdmin },
+    handler: (req) => tenants.updateConfig(req.ctx, req.body as TenantConfigInput),
+  });
+}

@@ -1,0 +1,108 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { tenants } from '../../db/schema/tenants.js';
+import { memberships, users, type MemberRole } from '../../db/schema/users.js';
+
+export const memberColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  createdAt: users.createdAt,
+  role: memberships.role,
+  assignedPdvIds: memberships.assignedPdvIds,
+  assignedBranchIds: memberships.assignedBranchIds,
+};
+
+export type MemberRow = {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+  role: MemberRole;
+  assignedPdvIds: string[];
+  assignedBranchIds: string[];
+};
+
+export function listMembers(db: Db, tenantId: string): Promise<MemberRow[]> {
+  return db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.tenantId, tenantId))
+    .orderBy(asc(users.createdAt), asc(users.id));
+}
+
+export async function findMember(db: Db, tenantId: string, userId: string): Promise<MemberRow | null> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+  return row ?? null;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(users).where(eq(users.email, email));
+  return row ?? null;
+}
+
+export async function findUserById(db: Db, id: string) {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+export async function insertUser(db: Db, row: typeof users.$inferInsert) {
+  await db.insert(users).values(row);
+}
+
+export async function updateUser(db: Db, id: string, patch: Partial<typeof users.$inferInsert>) {
+  await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id));
+}
+
+export async function deleteUser(db: Db, id: string) {
+  await db.delete(users).where(eq(users.id, id));
+}
+
+export async function insertMembership(db: Db, row: typeof memberships.$inferInsert) {
+  await db.insert(memberships).values(row);
+}
+
+export async function updateMembership(
+  db: Db,
+  tenantId: string,
+  userId: string,
+  patch: Partial<Pick<typeof memberships.$inferInsert, 'role' | 'assignedPdvIds' | 'assignedBranchIds'>>,
+) {
+  await db.update(memberships).set(patch).where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+}
+
+export async function deleteMembership(db: Db, tenantId: string, userId: string) {
+  await db.delete(memberships).where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+}
+
+export async function countMemberships(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(memberships).where(eq(memberships.userId, userId));
+  return Number(row?.n ?? 0);
+}
+
+export async function countAdmins(db: Db, tenantId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, 'admin')));
+  return Number(row?.n ?? 0);
+}
+
+/** Serialises membership changes of one tenant (the last-admin rule needs it). */
+export async function lockTenant(db: Db, tenantId: string) {
+  await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
+}
+
+export function tenantsOfUser(db: Db, userId: string) {
+  return db
+    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, isActive: tenants.isActive, role: memberships.role })
+    .from(memberships)
+    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(tenants.name));
+}

@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import { CreateUserBody, Deleted, UpdateUserBody, User, type CreateUserInput, type UpdateUserInput } from './users.schemas.js';
+import type { UsersService } from './users.service.js';
+
+const admin = { roles: ['admin'] } as const;
+
+export function usersRoutes(app: FastifyInstance, { users }: { users: UsersService }) {
+  app.get('/t/:slug/users', {
+    schema: { tags: ['users'], summary: 'Users of the tenant', params: TenantParams, response: withErrors({ 200: Type.Array(User) }) },
+    config: { auth: admin },
+    handler: (req) => users.list(req.ctx),
+  });
+
+  app.post('/t/:slug/users', {
+    schema: {
+      tags: ['users'],
+      summary: 'Create a user in the tenant',
+      params: TenantParams,
+      body: CreateUserBody,
+      response: withErrors({ 201: User }, [400, 401, 403, 404, 409]),
+    },
+    config: { auth: admin },
+    handler: async (req, reply) => reply.code(201).send(await users.create(req.ctx, req.body as CreateUserInput)),
+  });
+
+  app.put('/t/:slug/users/:id', {
+    schema: {
+      tags: ['users'],
+      summary: 'Update a user of the tenant',
+      params: TenantIdParams,
+      body: UpdateUserBody,
+      response: withErrors({ 200: User }, [400, 401, 403, 404, 409]),
+    },
+    config: { auth: admin },
+    handler: (req) => users.update(req.ctx, (req.params as { id: string }).id, req.body as UpdateUserInput),
+  });
+
+  app.delete('/t/:slug/users/:id', {
+    schema: {
+      tags: ['users'],
+      summary: 'Remove a user from the tenant',
+      params: TenantIdParams,
+      response: withErrors({ 200: Deleted }, [400, 401, 403, 404, 409]),
+    },
+    config: { auth: admin },
+    handler: (req) => users.remove(req.ctx, (req.params as { id: string }).id),
+  });
+}

@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { MEMBER_ROLES } from '../../db/schema/users.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../platform/auth/passwords.js';
+import { Body, Email, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
+
+export const MemberRoleSchema = StringEnum(MEMBER_ROLES);
+const Name = Type.String({ minLength: 1, maxLength: 120 });
+const Password = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH });
+const IdList = Type.Array(Id, { maxItems: 200, uniqueItems: true });
+
+export const User = Type.Object(
+  {
+    _id: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    assignedPdvIds: Type.Array(Type.String()),
+    assignedBranchIds: Type.Array(Type.String()),
+    createdAt: Timestamp,
+  },
+  { $id: 'User' },
+);
+
+export const CreateUserBody = Body({
+  email: Email,
+  name: Name,
+  password: Password,
+  role: MemberRoleSchema,
+  assignedPdvIds: Type.Optional(IdList),
+  assignedBranchIds: Type.Optional(IdList),
+});
+
+export const UpdateUserBody = Body({
+  email: Type.Optional(Email),
+  name: Type.Optional(Name),
+  password: Type.Optional(Password),
+  role: Type.Optional(MemberRoleSchema),
+  assignedPdvIds: Type.Optional(IdList),
+  assignedBranchIds: Type.Optional(IdList),
+});
+
+export const Deleted = Type.Object({ deleted: Type.Boolean() });
+
+export type CreateUserInput = Static<typeof CreateUserBody>;
+export type UpdateUserInput = Static<typeof UpdateUserBody>;
+export type UserView = Static<typeof User>;

@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { forbidden, notFound, unauthorized } from '../errors.js';
+import type { TenantRef, TenantResolver } from '../tenancy.js';
+import type { JwtSigner } from './jwt.js';
+import { PERMISSION_ALIASES, planHas, roleHolds, type Permission, type PlanFeature, type Role } from './permissions.js';
+import { loadMember, loadUser, type Principal } from './principal.js';
+
+/**
+ * A route's guard rule, declared as data in `config.auth`. With no rule a route needs a valid JWT.
+ * The chain runs in order: JWT -> tenant -> role -> permission -> plan feature -> branch scope.
+ */
+export interface AuthRule {
+  /** No credentials needed; `:slug` is still resolved to an active tenant. */
+  public?: boolean;
+  /** Platform superadmin only (routes outside `/t/:slug`). */
+  superadmin?: boolean;
+  /** Tenant roles allowed; superadmin always passes. Omitted: any member. */
+  roles?: readonly Role[];
+  permission?: Permission | keyof typeof PERMISSION_ALIASES;
+  feature?: PlanFeature;
+  /** Name of a path param holding a branch id the user must be assigned to. */
+  branchParam?: string;
+}
+
+/** What a branch-scoped user may act on; `all` for admins, accountants and superadmins. */
+export type BranchScope = { all: true } | { all: false; branchIds: string[]; pdvIds: string[] };
+
+export interface TenantCtx {
+  tenantId: string;
+  tenant: TenantRef;
+  user: Principal;
+  role: Role;
+  branchScope: BranchScope;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRule;
+  }
+  interface FastifyRequest {
+    /** Set on authenticated tenant routes. */
+    ctx: TenantCtx;
+    /** The resolved tenant on any `/t/:slug` route, public ones included. */
+    tenant: TenantRef | null;
+    /** The authenticated user, when the route required one. */
+    principal: Principal | null;
+  }
+}
+
+function bearer(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+export function scopeOf(role: Role, assignedBranchIds: string[], assignedPdvIds: string[]): BranchScope {
+  if (role === 'branch_manager' || role === 'staff') return { all: false, branchIds: assignedBranchIds, pdvIds: assignedPdvIds };
+  return { all: true };
+}
+
+export interface GuardDeps {
+  db: Db;
+  jwt: JwtSigner;
+  tenants: TenantResolver;
+}
+
+/** Installs the guard chain on every route registered in `scope` (and its children). */
+export function installGuards(scope: FastifyInstance, { db, jwt, tenants }: GuardDeps) {
+  scope.decorateRequest('ctx', null as unknown as TenantCtx);
+  scope.decorateRequest('tenant', null);
+  scope.decorateRequest('principal', null);
+
+  async function resolveTenant(req: FastifyRequest): Promise<TenantRef | null> {
+    const slug = (req.params as Record<string, string> | undefined)?.slug;
+    if (slug === undefined) return null;
+    const tenant = /^[a-z0-9-]{1,64}$/.test(slug) ? await tenants.bySlug(slug) : null;
+    if (!tenant) throw notFound('Tenant');
+    if (!tenant.isActive) throw forbidden('This tenant is deactivated', 'tenant_inactive');
+    return tenant;
+  }
+
+  scope.addHook('onRequest', async (req) => {
+    const rule: AuthRule = req.routeOptions.config.auth ?? {};
+    if (rule.public) {
+      req.tenant = await resolveTenant(req);
+      return;
+    }
+    // 1. JWT
+    const token = bearer(req);
+    if (!token) throw unauthorized('Missing bearer token');
+    const claims = await jwt.verify(token);
+    if (!claims) throw unauthorized('Invalid or expired token');
+    // 2. tenant
+    const tenant = await resolveTenant(req);
+    if (!tenant) {
+      const user = await loadUser(db, claims.sub);
+      if (!user) throw unauthorized('Invalid or expired token');
+      req.principal = user;
+      if (rule.superadmin && !user.isSuperadmin) throw forbidden('Superadmin only');
+      return;
+    }
+    const found = await loadMember(db, claims.sub, tenant.id);
+    if (!found) throw unauthorized('Invalid or expired token');
+    const { principal, membership } = found;
+    req.principal = principal;
+    req.tenant = tenant;
+    if (rule.superadmin && !principal.isSuperadmin) throw forbidden('Superadmin only');
+    const role: Role | null = principal.isSuperadmin ? 'superadmin' : (membership?.role ?? null);
+    if (!role) throw forbidden('You are not a member of this tenant', 'not_member');
+    // 3. role
+    if (rule.roles && role !== 'superadmin' && !rule.roles.includes(role)) {
+      throw forbidden(`This action needs one of the roles: ${rule.roles.join(', ')}`, 'role');
+    }
+    // 4. permission
+    if (rule.permission) {
+      const permission = PERMISSION_ALIASES[rule.permission] ?? (rule.permission as Permission);
+      if (!roleHolds(role, permission)) throw forbidden(`This action needs the ${permission} permission`, 'permission');
+    }
+    // 5. plan feature
+    if (rule.feature && !planHas(tenant.plan, rule.feature)) {
+      throw forbidden(`The ${tenant.plan} plan does not include ${rule.feature}`, 'plan_feature');
+    }
+    // 6. branch scope
+    const branchScope = scopeOf(role, membership?.assignedBranchIds ?? [], membership?.assignedPdvIds ?? []);
+    if (rule.branchParam && !branchScope.all) {
+      const branchId = (req.params as Record<string, string>)[rule.branchParam];
+      if (!branchScope.branchIds.includes(branchId)) throw forbidden('You have no access to this branch', 'branch_scope');
+    }
+    req.ctx = { tenantId: tenant.id, tenant, user: principal, role, branchScope };
+  });
+}

@@ -1,0 +1,36 @@
+import { SignJWT, jwtVerify, errors } from 'jose';
+import type { Clock } from '../clock.js';
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+
+export interface AccessClaims {
+  sub: string;
+}
+
+export function jwtSigner(secret: string, clock: Clock) {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(userId: string): Promise<string> {
+      const now = Math.floor(clock.now().getTime() / 1000);
+      return new SignJWT({ typ: 'access' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(userId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+        .sign(key);
+    },
+    /** The claims, or null when the token is malformed, forged or expired. */
+    async verify(token: string): Promise<AccessClaims | null> {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: clock.now() });
+        if (payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
+        return { sub: payload.sub };
+      } catch (err) {
+        if (err instanceof errors.JOSEError || err instanceof TypeError) return null;
+        throw err;
+      }
+    },
+  };
+}
+
+export type JwtSigner = ReturnType<typeof jwtSigner>;

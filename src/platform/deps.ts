@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { JwtSigner } from './auth/jwt.js';
+import type { Clock } from './clock.js';
+import type { TenantResolver } from './tenancy.js';
+
+/** What every service is built from; passed in so tests can swap parts. */
+export interface Deps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  jwt: JwtSigner;
+  tenants: TenantResolver;
+  log: FastifyBaseLogger;
+}

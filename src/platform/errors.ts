@@ -1,0 +1,48 @@
+import { STATUS_CODES } from 'node:http';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** An error meant for the client: rendered as `{ statusCode, error, message, code?, details? }`. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: ErrorDetail[], code?: string) =>
+  new HttpError(400, message, code ?? 'bad_request', details);
+export const invalidField = (field: string, message: string) =>
+  new HttpError(400, `${field}: ${message}`, 'validation', [{ field, message }]);
+export const unauthorized = (message = 'Authentication required') => new HttpError(401, message, 'unauthorized');
+export const forbidden = (message = 'You do not have access to this resource', code = 'forbidden') =>
+  new HttpError(403, message, code);
+export const notFound = (what = 'Resource') => new HttpError(404, `${what} not found`, 'not_found');
+export const conflict = (message: string, code = 'conflict', details?: ErrorDetail[]) =>
+  new HttpError(409, message, code, details);
+export const unprocessable = (message: string, code = 'unprocessable') => new HttpError(422, message, code);
+
+export function errorBody(statusCode: number, message: string, code?: string, details?: ErrorDetail[]) {
+  return {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+    ...(code ? { code } : {}),
+    ...(details && details.length ? { details } : {}),
+  };
+}
+
+/** PostgreSQL unique violation on the named constraint (works for pg and PGlite errors). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: unknown };
+  if (e && e.code === '23505') return constraint ? e.constraint === constraint : true;
+  return e?.cause ? isUniqueViolation(e.cause, constraint) : false;
+}

@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { tenants } from '../db/schema/tenants.js';
+import type { Plan } from './auth/permissions.js';
+
+export interface TenantRef {
+  id: string;
+  slug: string;
+  name: string;
+  isActive: boolean;
+  plan: Plan;
+  businessType: 'restaurant' | 'mercado' | 'padaria';
+  timezone: string;
+}
+
+/** How long another process may keep serving a tenant's old state (activation, plan). */
+const TTL_MS = 5_000;
+
+/**
+ * Resolves `:slug` to a tenant once per few seconds per process.
+ * Writes in this process call `forget` so they are visible on the next request.
+ */
+export function tenantResolver(db: Db) {
+  const cache = new Map<string, { ref: TenantRef | null; until: number }>();
+  return {
+    async bySlug(slug: string): Promise<TenantRef | null> {
+      const hit = cache.get(slug);
+      const now = Date.now();
+      if (hit && hit.until > now) return hit.ref;
+      const [row] = await db
+        .select({
+          id: tenants.id,
+          slug: tenants.slug,
+          name: tenants.name,
+          isActive: tenants.isActive,
+          plan: tenants.plan,
+          businessType: tenants.businessType,
+          timezone: tenants.timezone,
+        })
+        .from(tenants)
+        .where(eq(tenants.slug, slug));
+      const ref = row ?? null;
+      if (cache.size > 10_000) cache.clear();
+      cache.set(slug, { ref, until: now + TTL_MS });
+      return ref;
+    },
+    forget(slug?: string) {
+      if (slug) cache.delete(slug);
+      else cache.clear();
+    },
+  };
+}
+
+export type TenantResolver = ReturnType<typeof tenantResolver>;

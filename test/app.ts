@@ -1,0 +1,112 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type App } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import { openPglite, openPostgres, type Database } from '../src/db/client.js';
+import { manualClock } from '../src/platform/clock.js';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7);
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: undefined,
+    dataDir: '',
+    jwtSecret: TEST_JWT_SECRET,
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    bcryptCost: 4,
+    logLevel: 'silent',
+    superadminEmail: undefined,
+    superadminPassword: undefined,
+    seedDemo: false,
+    publicUrl: 'http://localhost',
+    ...overrides,
+  };
+}
+
+export interface TestDatabase {
+  database: Database;
+  /** Connection string of this file's PostgreSQL database, or null on PGlite. */
+  url: string | null;
+  /** PGlite data dir of this file, or null on PostgreSQL. */
+  dir: string | null;
+  drop(): Promise<void>;
+}
+
+/** A fresh database for one test file: a copy of the migrated template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  const templateDb = inject('templateDb');
+  if (base && templateDb) {
+    const name = `${templateDb.replace('ro_tpl_', 'ro_test_')}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${templateDb}`);
+        break;
+      } catch (err) {
+        // Two files copying the template at the same instant: wait and retry.
+        if (attempt > 20 || !String((err as Error).message).includes('being accessed')) throw err;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const database = await openPostgres(url.toString(), { migrate: false, poolSize: 10 });
+    return {
+      database,
+      url: url.toString(),
+      dir: null,
+      async drop() {
+        await database.close();
+        const c = new pg.Client({ connectionString: base });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'ro-test-'));
+  cpSync(inject('templateDir')!, dir, { recursive: true });
+  const database = await openPglite(dir, { migrate: false });
+  return {
+    database,
+    url: null,
+    dir,
+    async drop() {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  db: TestDatabase;
+  clock: ReturnType<typeof manualClock>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const clock = manualClock();
+  const app = await buildApp({ database: db.database, config: testConfig(overrides), clock, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    clock,
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import type { App } from '../src/app.js';
+import type { MemberRole } from '../src/db/schema/users.js';
+import type { TenantView } from '../src/modules/tenants/tenants.schemas.js';
+
+const uniq = () => randomBytes(4).toString('hex');
+
+export const PASSWORD = 'correct-horse-battery';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+  /** `{ authorization: 'Bearer ...' }` for app.inject. */
+  headers: { authorization: string };
+}
+
+async function tokenFor(app: App, id: string, email: string): Promise<TestUser> {
+  const token = await app.deps.jwt.sign(id);
+  return { id, email, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+export async function makeTenant(
+  app: App,
+  overrides: Partial<{ name: string; slug: string; plan: 'free' | 'basic' | 'premium'; businessType: 'restaurant' | 'mercado' | 'padaria' }> = {},
+): Promise<TenantView> {
+  const slug = overrides.slug ?? `t-${uniq()}`;
+  return app.services.tenants.create({ name: overrides.name ?? `Restaurante ${slug}`, slug, ...overrides });
+}
+
+export async function makeUser(app: App, tenant: { _id: string } | null, role: MemberRole = 'admin', opts: { email?: string; password?: string } = {}): Promise<TestUser> {
+  const email = opts.email ?? `${role}-${uniq()}@example.com`;
+  const id = await app.services.users.createAccount({ email, name: `${role} ${uniq()}`, password: opts.password ?? PASSWORD });
+  if (tenant) await app.services.users.addMember(tenant._id, id, role);
+  return tokenFor(app, id, email);
+}
+
+export async function makeSuperadmin(app: App): Promise<TestUser> {
+  const email = `sa-${uniq()}@example.com`;
+  const id = await app.services.users.createAccount({ email, name: 'Super', password: PASSWORD, isSuperadmin: true });
+  return tokenFor(app, id, email);
+}
+
+/** A tenant with an admin, a staff member and an accountant, ready to call routes. */
+export async function makeTenantWithTeam(app: App, overrides: Parameters<typeof makeTenant>[1] = {}) {
+  const tenant = await makeTenant(app, overrides);
+  const [admin, staff, accountant] = await Promise.all([
+    makeUser(app, tenant, 'admin'),
+    makeUser(app, tenant, 'staff'),
+    makeUser(app, tenant, 'accountant'),
+  ]);
+  return { tenant, slug: tenant.slug, admin, staff, accountant };
+}
+
+export async function login(app: App, email: string, password = PASSWORD) {
+  return app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
+}
