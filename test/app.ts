@@ -95,10 +95,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  opts: { beforeReady?: (app: App) => void | Promise<void> } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const clock = manualClock();
   const app = await buildApp({ database: db.database, config: testConfig(overrides), clock, logger: false });
+  await opts.beforeReady?.(app);
   await app.ready();
   return {
     app,

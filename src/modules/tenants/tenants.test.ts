@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { makeSuperadmin, makeTenantWithTeam, makeUser, type TestUser } from '../../../test/factories.js';
+import { expectTenantIsolation } from '../../../test/isolation.js';
+
+let t: TestApp;
+let sa: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  sa = await makeSuperadmin(t.app);
+});
+afterAll(() => t.close());
+
+const req = (method: 'GET' | 'POST' | 'PUT', url: string, headers: object, payload?: object) =>
+  t.app.inject({ method, url, headers: headers as Record<string, string>, payload: payload as never });
+
+// A valid numeric CNPJ and the official alphanumeric example.
+const CNPJ = '11222333000181';
+const CNPJ_ALFA = '12ABC34501DE35';
+
+describe('superadmin tenants', () => {
+  it('creates a tenant with defaults and lists it', async () => {
+    const res = await req('POST', '/api/superadmin/tenants', sa.headers, {
+      name: 'Padaria Pão Quente',
+      slug: 'pao-quente',
+      email: 'Contato@PaoQuente.com.br',
+      primaryColor: '#ffaa00',
+      plan: 'basic',
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json();
+    expect(created).toMatchObject({
+      name: 'Padaria Pão Quente',
+      slug: 'pao-quente',
+      email: 'contato@paoquente.com.br',
+      plan: 'basic',
+      isActive: true,
+      businessType: 'restaurant',
+      timezone: 'America/Sao_Paulo',
+      fiscalProviderTokenSet: false,
+    });
+    expect(created._id).toMatch(/^[0-9a-f]{24}$/);
+    const list = await req('GET', '/api/superadmin/tenants', sa.headers);
+    expect(list.statusCode).toBe(200);
+    const row = list.json().find((x: { _id: string }) => x._id === created._id);
+    expect(Object.keys(row).sort()).toEqual(['_id', 'businessType', 'createdAt', 'email', 'isActive', 'name', 'plan', 'primaryColor', 'slug']);
+  });
+
+  it('rejects a duplicate slug with 409 and a malformed one with 400', async () => {
+    expect((await req('POST', '/api/superadmin/tenants', sa.headers, { name: 'A', slug: 'dup-slug' })).statusCode).toBe(201);
+    expect((await req('POST', '/api/superadmin/tenants', sa.headers, { name: 'B', slug: 'dup-slug' })).statusCode).toBe(409);
+    for (const slug of ['Upper', 'with space', '-edge', 'edge-', 'ç', '']) {
+      const res = await req('POST', '/api/superadmin/tenants', sa.headers, { name: 'X', slug });
+      expect(res.statusCode, slug).toBe(400);
+      expect(res.json().details[0].field).toBe('body.slug');
+    }
+  });
+
+  it('rejects unknown enum values, a bad color and a bad time zone', async () => {
+    const cases: [object, string][] = [
+      [{ plan: 'gold' }, 'body.plan'],
+      [{ businessType: 'bar' }, 'body.businessType'],
+      [{ primaryColor: 'red' }, 'body.primaryColor'],
+      [{ timezone: 'Mars/Olympus' }, 'body.timezone'],
+    ];
+    for (const [extra, field] of cases) {
+      const res = await req('POST', '/api/superadmin/tenants', sa.headers, { name: 'X', slug: `s-${field.slice(5).toLowerCase()}`, ...extra });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().details[0].field).toBe(field);
+    }
+  });
+
+  it('updates fields and the slug, with 409 on a taken slug and 404 for an unknown id', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const b = await makeTenantWithTeam(t.app);
+    const res = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { plan: 'premium', businessType: 'mercado', slug: `${a.slug}-novo` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ plan: 'premium', businessType: 'mercado', slug: `${a.slug}-novo` });
+    // The old slug is gone at once, the new one works.
+    expect((await req('GET', `/t/${a.slug}/users`, a.admin.headers)).statusCode).toBe(404);
+    expect((await req('GET', `/t/${a.slug}-novo/users`, a.admin.headers)).statusCode).toBe(200);
+    expect((await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { slug: b.slug })).statusCode).toBe(409);
+    expect((await req('PUT', `/api/superadmin/tenants/${'f'.repeat(24)}`, sa.headers, { plan: 'free' })).statusCode).toBe(404);
+    expect((await req('PUT', `/api/superadmin/tenants/xyz`, sa.headers, { plan: 'free' })).statusCode).toBe(400);
+  });
+
+  it('toggles activation; an inactive tenant answers 403 to its members and to public calls', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const off = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}/toggle`, sa.headers);
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toEqual({ isActive: false });
+    const denied = await req('GET', `/t/${a.slug}/users`, a.admin.headers);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().code).toBe('tenant_inactive');
+    const on = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}/toggle`, sa.headers);
+    expect(on.json()).toEqual({ isActive: true });
+    expect((await req('GET', `/t/${a.slug}/users`, a.admin.headers)).statusCode).toBe(200);
+    expect((await req('PUT', `/api/superadmin/tenants/${'e'.repeat(24)}/toggle`, sa.headers)).statusCode).toBe(404);
+  });
+
+  it('is for the superadmin only: 401 without a token, 403 for a tenant admin', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    expect((await req('GET', '/api/superadmin/tenants', {})).statusCode).toBe(401);
+    for (const [method, url] of [
+      ['GET', '/api/superadmin/tenants'],
+      ['POST', '/api/superadmin/tenants'],
+      ['PUT', `/api/superadmin/tenants/${a.tenant._id}`],
+      ['PUT', `/api/superadmin/tenants/${a.tenant._id}/toggle`],
+    ] as const) {
+      const res = await req(method, url, a.admin.headers, method === 'GET' ? undefined : { name: 'x', slug: 'hijack' });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    const list = await req('GET', '/api/superadmin/tenants', sa.headers);
+    expect(list.json().some((x: { slug: string }) => x.slug === 'hijack')).toBe(false);
+  });
+});
+
+describe('PUT /t/:slug/tenants (tenant configuration)', () => {
+  it('stores fiscal and payment configuration, secrets encrypted and write-only', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, {
+      cnpj: '11.222.333/0001-81',
+      inscricaoEstadual: '110042490114',
+      fiscalProviderToken: 'fiscal-secret-token',
+      fiscalProviderAmbiente: 'homologacao',
+      regimeTributario: 'simples_nacional',
+      address: 'Rua Augusta',
+      addressNumber: '1500',
+      district: 'Consolação',
+      city: 'São Paulo',
+      state: 'SP',
+      cep: '01304-001',
+      walletAccessToken: 'APP_USR-wallet-secret',
+      walletDeviceId: 'PAX_A910__SMARTPOS1234',
+      walletPublicKey: 'APP_USR-public-key',
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ cnpj: CNPJ, cep: '01304001', state: 'SP', fiscalProviderTokenSet: true, walletAccessTokenSet: true, walletPublicKey: 'APP_USR-public-key' });
+    expect(res.body).not.toContain('fiscal-secret-token');
+    expect(res.body).not.toContain('APP_USR-wallet-secret');
+    const read = await req('GET', `/t/${a.slug}/tenants`, a.admin.headers);
+    expect(read.json()).toEqual(body);
+    expect(read.body).not.toContain('fiscal-secret-token');
+    // At rest the secret is ciphertext; the service can still read it.
+    const raw = await t.app.deps.db.execute(sql`select fiscal_provider_token_enc as v from tenants where id = ${a.tenant._id}`);
+    const stored = (raw as unknown as { rows: { v: string }[] }).rows[0].v;
+    expect(stored).toMatch(/^v1:/);
+    expect(stored).not.toContain('fiscal-secret-token');
+    expect(await t.app.services.tenants.secret(a.tenant._id, 'fiscalProviderToken')).toBe('fiscal-secret-token');
+    // null clears a secret
+    const cleared = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { walletAccessToken: null });
+    expect(cleared.json().walletAccessTokenSet).toBe(false);
+    expect(cleared.json().fiscalProviderTokenSet).toBe(true);
+  });
+
+  it('accepts the alphanumeric CNPJ and rejects wrong check digits', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const ok = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { cnpj: '12.ABC.345/01DE-35' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().cnpj).toBe(CNPJ_ALFA);
+    for (const cnpj of ['11222333000182', '00000000000000', '1122233300018', 'abc']) {
+      const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { cnpj });
+      expect(res.statusCode, cnpj).toBe(400);
+      expect(res.json().details[0].field).toBe('body.cnpj');
+    }
+    expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json().cnpj).toBe(CNPJ_ALFA);
+  });
+
+  it('rejects bad state, CEP, ambiente and types', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const cases: [object, string][] = [
+      [{ state: 'XX' }, 'body.state'],
+      [{ cep: '123' }, 'body.cep'],
+      [{ fiscalProviderAmbiente: 'teste' }, 'body.fiscalProviderAmbiente'],
+      [{ city: 7 }, 'body.city'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, payload);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().details[0].field).toBe(field);
+    }
+  });
+
+  it('does not let the tenant admin change plan, slug or activation', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { plan: 'premium', slug: 'other', isActive: false, city: 'Recife' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ plan: 'free', slug: a.slug, isActive: true, city: 'Recife' });
+  });
+
+  it('is refused to staff, accountants, branch managers (403) and without a token (401)', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const manager = await makeUser(t.app, a.tenant, 'branch_manager');
+    for (const u of [a.staff, a.accountant, manager]) {
+      expect((await req('PUT', `/t/${a.slug}/tenants`, u.headers, { city: 'Natal' })).statusCode).toBe(403);
+      expect((await req('GET', `/t/${a.slug}/tenants`, u.headers)).statusCode).toBe(403);
+    }
+    expect((await req('PUT', `/t/${a.slug}/tenants`, {}, { city: 'Natal' })).statusCode).toBe(401);
+    expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json().city).toBeNull();
+  });
+
+  it("tenant B's admin cannot change tenant A's configuration", async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const b = await makeTenantWithTeam(t.app);
+    const res = await req('PUT', `/t/${a.slug}/tenants`, b.admin.headers, { city: 'Hacked' });
+    expect(res.statusCode).toBe(403);
+    expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json().city).toBeNull();
+    await expectTenantIsolation({
+      app: t.app,
+      ownerSlug: a.slug,
+      outsider: { slug: b.slug, headers: b.admin.headers },
+      requests: [{ method: 'PUT', path: `/t/:slug/users/${a.admin.id}`, payload: { role: 'staff' } }],
+      snapshot: async () => (await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json(),
+    });
+  });
+});
