@@ -1,0 +1,169 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ProviderRefusedError, ProviderUnavailableError, type ProviderName } from './errors.js';
+
+/** The subset of `fetch` the clients use; tests and the in-process simulators pass their own. */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export type ProviderLogger = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
+const noop = () => {};
+export const silentLogger: ProviderLogger = { debug: noop, info: noop, warn: noop, error: noop };
+
+export interface ProviderResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or the text when the body is not JSON, or null when empty. */
+  body: unknown;
+}
+
+export interface ProviderRequest {
+  provider: ProviderName;
+  fetch: FetchLike;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+/**
+ * One HTTP call with a hard deadline covering the whole exchange (connect, headers and body).
+ * Transport failures become ProviderUnavailableError; any HTTP status is returned as is.
+ */
+export async function callProvider(req: ProviderRequest): Promise<ProviderResponse> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), req.timeoutMs);
+  try {
+    const res = await req.fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: controller.signal,
+    });
+    const text = await res.text();
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    return { status: res.status, headers: res.headers, body };
+  } catch (err) {
+    if (controller.signal.aborted) {
+      throw new ProviderUnavailableError(
+        req.provider,
+        `${req.provider} did not answer ${req.method} ${pathOf(req.url)} within ${req.timeoutMs} ms`,
+        'timeout',
+        undefined,
+        undefined,
+        { cause: err },
+      );
+    }
+    throw new ProviderUnavailableError(
+      req.provider,
+      `${req.provider} unreachable for ${req.method} ${pathOf(req.url)}: ${(err as Error).message}`,
+      'network',
+      undefined,
+      undefined,
+      { cause: err },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/** Error code and message a provider put in its error body (`{ error, message }` or OAuth's `error_description`). */
+export function providerErrorInfo(body: unknown): { code?: string; message?: string } {
+  if (!body || typeof body !== 'object') return typeof body === 'string' ? { message: body.slice(0, 200) } : {};
+  const b = body as Record<string, unknown>;
+  const code = typeof b.error === 'string' ? b.error : typeof b.code === 'string' ? b.code : undefined;
+  const message =
+    typeof b.message === 'string' ? b.message : typeof b.error_description === 'string' ? b.error_description : undefined;
+  return { code, message };
+}
+
+/** Maps a non-2xx answer to the typed error: 429 and 5xx are "unavailable", other 4xx "refused". */
+export function errorForStatus(provider: ProviderName, operation: string, res: ProviderResponse): Error {
+  const { code, message } = providerErrorInfo(res.body);
+  const text = `${provider} ${operation} failed with ${res.status}${message ? `: ${message}` : ''}`;
+  if (res.status === 429) return new ProviderUnavailableError(provider, text, 'rate_limited', res.status, code);
+  if (res.status >= 500) return new ProviderUnavailableError(provider, text, 'server_error', res.status, code);
+  return new ProviderRefusedError(provider, text, res.status, code);
+}
+
+export function badResponse(provider: ProviderName, operation: string, res: ProviderResponse, what: string): Error {
+  return new ProviderUnavailableError(provider, `${provider} ${operation}: unexpected answer (${what})`, 'bad_response', res.status);
+}
+
+export const isOk = (status: number) => status >= 200 && status < 300;
+
+/** Joins a base URL (which may carry a path prefix) and a path. */
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+}
+
+interface Injectable {
+  inject(opts: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }): Promise<{ statusCode: number; headers: Record<string, string | string[] | number | undefined>; body: string }>;
+}
+
+/**
+ * A fetch that hands the request to a Fastify instance through `inject()` instead of a socket:
+ * the in-process simulators are reached with the real HTTP protocol (methods, headers, status
+ * codes, JSON) without listening on a port. The origin of the URL is ignored.
+ */
+export function injectFetch(target: Injectable): FetchLike {
+  return async (input, init = {}) => {
+    const url = new URL(input);
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, key) => {
+      headers[key] = value;
+    });
+    const pending = target.inject({
+      method: (init.method ?? 'GET').toUpperCase(),
+      url: url.pathname + url.search,
+      headers,
+      payload: typeof init.body === 'string' ? init.body : undefined,
+    });
+    const res = init.signal ? await raceAbort(pending, init.signal) : await pending;
+    const out = new Headers();
+    for (const [key, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) out.append(key, String(v));
+    }
+    const nullBody = [101, 204, 205, 304].includes(res.statusCode);
+    return new Response(nullBody ? null : res.body, { status: res.statusCode, headers: out });
+  };
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
