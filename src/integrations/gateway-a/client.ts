@@ -1,0 +1,205 @@
+import { systemClock, type Clock } from '../../platform/clock.js';
+import { ProviderRefusedError } from '../errors.js';
+import {
+  badResponse,
+  callProvider,
+  errorForStatus,
+  isOk,
+  joinUrl,
+  silentLogger,
+  type FetchLike,
+  type ProviderLogger,
+  type ProviderResponse,
+} from '../http.js';
+import { ClientCredentialsToken } from './oauth.js';
+
+/**
+ * gateway_a: the card-terminal gateway. Its protocol follows a point-of-sale "payment intent" API
+ * (the Mercado Pago Point integration API): OAuth 2.0 client-credentials token, an intent created
+ * on a device, cancelled on that device, read by id; results arrive by signed webhook.
+ */
+
+/** Where the real gateway lives. The sandbox uses the same host with the `x-test-scope: sandbox` header. */
+export const GATEWAY_A_PRODUCTION_URL = 'https://api.mercadopago.com';
+export const GATEWAY_A_SANDBOX_URL = 'https://api.mercadopago.com';
+/** Spec section 8: gateway client timeout. */
+export const GATEWAY_A_TIMEOUT_MS = 60_000;
+
+/** Terminal serial format of spec section 2 (PDV.gatewayATerminalSerial). */
+export const TERMINAL_SERIAL = /^T-[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+export type PaymentIntentStatus =
+  | 'open' // created, waiting for the terminal
+  | 'on_terminal' // the terminal picked it up
+  | 'processing' // card being read / authorised
+  | 'approved'
+  | 'declined'
+  | 'canceled'
+  | 'error';
+
+export interface CreatePaymentIntentInput {
+  terminalSerial: string;
+  /** Integer cents, at least 1. */
+  amountCents: number;
+  /** The service's reference (e.g. the order id); comes back in the webhook. */
+  externalId: string;
+  description: string;
+}
+
+export interface PaymentIntent {
+  intentId: string;
+  terminalSerial: string;
+  amountCents: number;
+  externalId: string | null;
+  description: string | null;
+  status: PaymentIntentStatus;
+  /** Gateway payment (transaction) id once the terminal processed a card. */
+  paymentId: string | null;
+}
+
+export interface GatewayAClient {
+  createPaymentIntent(input: CreatePaymentIntentInput): Promise<{ intentId: string; status: PaymentIntentStatus }>;
+  /** Cancels an intent not yet processed. Refused (`not_cancelable`) once the terminal finished it. */
+  cancelPaymentIntent(terminalSerial: string, intentId: string): Promise<{ intentId: string; status: 'canceled' }>;
+  getPaymentIntent(intentId: string): Promise<PaymentIntent>;
+}
+
+/** Intent `state` (+ payment state when finished) as the gateway reports it, mapped to ours. */
+export function intentStatusOf(state: unknown, paymentState?: unknown): PaymentIntentStatus | null {
+  switch (typeof state === 'string' ? state.toUpperCase() : '') {
+    case 'OPEN':
+      return 'open';
+    case 'ON_TERMINAL':
+      return 'on_terminal';
+    case 'PROCESSING':
+    case 'PROCESSED':
+      return 'processing';
+    case 'FINISHED': {
+      const p = typeof paymentState === 'string' ? paymentState.toLowerCase() : 'approved';
+      return p === 'approved' ? 'approved' : 'declined';
+    }
+    case 'CANCELED':
+    case 'CANCELLED':
+    case 'ABANDONED':
+      return 'canceled';
+    case 'ERROR':
+      return 'error';
+    default:
+      return null;
+  }
+}
+
+export interface HttpGatewayAClientOptions {
+  /** Defaults to the sandbox or production URL according to `sandbox`. */
+  baseUrl?: string;
+  clientId: string;
+  clientSecret: string;
+  /** Default true (spec 5.7): sandbox requests carry `x-test-scope: sandbox`. */
+  sandbox?: boolean;
+  timeoutMs?: number;
+  fetch?: FetchLike;
+  clock?: Clock;
+  log?: ProviderLogger;
+}
+
+export class HttpGatewayAClient implements GatewayAClient {
+  readonly baseUrl: string;
+  readonly sandbox: boolean;
+  private readonly timeoutMs: number;
+  private readonly fetch: FetchLike;
+  private readonly token: ClientCredentialsToken;
+  private readonly log: ProviderLogger;
+
+  constructor(opts: HttpGatewayAClientOptions) {
+    this.sandbox = opts.sandbox ?? true;
+    this.baseUrl = opts.baseUrl ?? (this.sandbox ? GATEWAY_A_SANDBOX_URL : GATEWAY_A_PRODUCTION_URL);
+    this.timeoutMs = opts.timeoutMs ?? GATEWAY_A_TIMEOUT_MS;
+    this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.log = opts.log ?? silentLogger;
+    this.token = new ClientCredentialsToken({
+      provider: 'gateway_a',
+      tokenUrl: joinUrl(this.baseUrl, '/oauth/token'),
+      clientId: opts.clientId,
+      clientSecret: opts.clientSecret,
+      fetch: this.fetch,
+      clock: opts.clock ?? systemClock,
+      timeoutMs: this.timeoutMs,
+      log: this.log,
+    });
+  }
+
+  async createPaymentIntent(input: CreatePaymentIntentInput) {
+    const { terminalSerial, amountCents, externalId, description } = input;
+    if (!TERMINAL_SERIAL.test(terminalSerial)) throw invalid(`terminal serial ${JSON.stringify(terminalSerial)} is not of the form T-...`);
+    if (!Number.isSafeInteger(amountCents) || amountCents < 1) throw invalid('amountCents must be a positive integer');
+    if (!externalId) throw invalid('externalId is required');
+    const res = await this.authed('POST', `/point/integration-api/devices/${encodeURIComponent(terminalSerial)}/payment-intents`, {
+      amount: amountCents,
+      description: description.slice(0, 150),
+      additional_info: { external_reference: externalId, print_on_terminal: true },
+    });
+    if (!isOk(res.status)) throw errorForStatus('gateway_a', 'create payment intent', res);
+    const body = res.body as { id?: unknown; state?: unknown } | null;
+    if (typeof body?.id !== 'string' || !body.id) throw badResponse('gateway_a', 'create payment intent', res, 'no intent id');
+    const status = intentStatusOf(body.state ?? 'OPEN') ?? 'open';
+    this.log.info({ intentId: body.id, terminalSerial, amountCents, externalId }, 'gateway_a payment intent created');
+    return { intentId: body.id, status };
+  }
+
+  async cancelPaymentIntent(terminalSerial: string, intentId: string) {
+    const res = await this.authed(
+      'DELETE',
+      `/point/integration-api/devices/${encodeURIComponent(terminalSerial)}/payment-intents/${encodeURIComponent(intentId)}`,
+    );
+    if (!isOk(res.status)) throw errorForStatus('gateway_a', 'cancel payment intent', res);
+    this.log.info({ intentId, terminalSerial }, 'gateway_a payment intent cancelled');
+    return { intentId, status: 'canceled' as const };
+  }
+
+  async getPaymentIntent(intentId: string): Promise<PaymentIntent> {
+    const res = await this.authed('GET', `/point/integration-api/payment-intents/${encodeURIComponent(intentId)}`);
+    if (!isOk(res.status)) throw errorForStatus('gateway_a', 'get payment intent', res);
+    const b = res.body as Record<string, any> | null;
+    const status = intentStatusOf(b?.state, b?.payment?.state);
+    if (!b || typeof b.id !== 'string' || !status) throw badResponse('gateway_a', 'get payment intent', res, 'no id or unknown state');
+    const paymentId = b.payment?.id;
+    return {
+      intentId: b.id,
+      terminalSerial: typeof b.device_id === 'string' ? b.device_id : '',
+      amountCents: Number(b.amount),
+      externalId: typeof b.additional_info?.external_reference === 'string' ? b.additional_info.external_reference : null,
+      description: typeof b.description === 'string' ? b.description : null,
+      status,
+      paymentId: paymentId === undefined || paymentId === null ? null : String(paymentId),
+    };
+  }
+
+  /** A call with the bearer token; a 401 (token revoked or expired early) gets one retry with a new token. */
+  private async authed(method: string, path: string, body?: unknown): Promise<ProviderResponse> {
+    let token = await this.token.get();
+    let res = await this.send(method, path, token, body);
+    if (res.status === 401) {
+      this.token.invalidate(token);
+      token = await this.token.get();
+      res = await this.send(method, path, token, body);
+    }
+    return res;
+  }
+
+  private send(method: string, path: string, token: string, body?: unknown): Promise<ProviderResponse> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.sandbox) headers['x-test-scope'] = 'sandbox';
+    return callProvider({
+      provider: 'gateway_a',
+      fetch: this.fetch,
+      method,
+      url: joinUrl(this.baseUrl, path),
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: this.timeoutMs,
+    });
+  }
+}
+
+const invalid = (message: string) => new ProviderRefusedError('gateway_a', `gateway_a: ${message}`, undefined, 'invalid_request');
