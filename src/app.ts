@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installGuards } from './platform/auth/guards.js';
+import { createJobs, type Jobs, type JobsOptions } from './platform/jobs.js';
+import { createRealtime, type Realtime, type RealtimeOptions } from './platform/realtime.js';
 import { jwtSigner } from './platform/auth/jwt.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import type { Deps } from './platform/deps.js';
@@ -22,6 +24,9 @@ export interface AppOptions {
   config: Config;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Job queue tuning. Workers run when the role is worker or all, unless `jobs.workers` says otherwise. */
+  jobs?: Partial<Pick<JobsOptions, 'workers' | 'scheduler' | 'pollingIntervalMs' | 'poolSize' | 'stopTimeoutMs' | 'boss'>>;
+  realtime?: Partial<Pick<RealtimeOptions, 'heartbeatIntervalMs' | 'heartbeatTimeoutMs' | 'maxTrackedOrders' | 'maxJoinsPerMinute'>>;
 }
 
 /** Log options: JSON lines, with credentials redacted wherever they could appear. */
@@ -53,7 +58,7 @@ export function buildServices(deps: Deps) {
 
 export type Services = ReturnType<typeof buildServices>;
 
-export type App = FastifyInstance & { services: Services; deps: Deps };
+export type App = FastifyInstance & { services: Services; deps: Deps; jobs: Jobs; realtime: Realtime };
 
 export async function buildApp(opts: AppOptions): Promise<App> {
   const { database, config } = opts;
@@ -68,15 +73,35 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   installErrorHandling(app);
   await installOpenApi(app);
 
+  const jwt = jwtSigner(config.jwtSecret, clock);
+  // Jobs and realtime: started when the app is ready, stopped when it closes (see docs/decisions.md).
+  const jobs = createJobs({ database, log: app.log, workers: config.role !== 'api', ...opts.jobs });
+  const realtime = createRealtime({ database, db: database.db, jwt, log: app.log, ...opts.realtime });
+  if (config.role !== 'worker') realtime.attach(app.server);
   const deps: Deps = {
     db: database.db,
     config,
     clock,
-    jwt: jwtSigner(config.jwtSecret, clock),
+    jwt,
     tenants: tenantResolver(database.db),
     log: app.log,
+    jobs,
+    realtime,
   };
   const services = buildServices(deps);
+  app.addHook('onReady', async () => {
+    await realtime.start();
+    await jobs.start();
+  });
+  app.addHook('preClose', async () => {
+    // Stop taking WebSocket clients and new jobs at once; running jobs finish during onClose.
+    realtime.disconnectLocal();
+    void jobs.stopWorkers();
+  });
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await realtime.close();
+  });
 
   healthRoutes(app, database);
   await app.register(async (scope) => {
@@ -86,5 +111,5 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     usersRoutes(scope, services);
   });
 
-  return Object.assign(app as FastifyInstance, { services, deps });
+  return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime });
 }

@@ -17,6 +17,8 @@ export interface Config {
   superadminPassword: string | undefined;
   seedDemo: boolean;
   publicUrl: string;
+  /** What this process runs: `api` (HTTP + WebSocket), `worker` (job handlers + scheduler) or `all` (default). */
+  role: Role;
 }
 
 export class ConfigError extends Error {}
@@ -48,6 +50,12 @@ function keptSecret(dataDir: string, file: string): string {
   return value;
 }
 
+function parseRole(value: string | undefined): Role {
+  if (value === undefined || value === '') return 'all';
+  if (value === 'api' || value === 'worker' || value === 'all') return value;
+  throw new ConfigError('ROLE must be one of: api, worker, all');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   const port = int('PORT', env.PORT, 3000, 0, 65535);
@@ -68,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     superadminPassword: env.SUPERADMIN_PASSWORD || undefined,
     seedDemo: env.SEED_DEMO !== 'false',
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
+    role: parseRole(env.ROLE),
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type App } from '../src/app.js';
+import { buildApp, type App, type AppOptions } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { openPglite, openPostgres, type Database } from '../src/db/client.js';
 import { manualClock } from '../src/platform/clock.js';
@@ -26,6 +26,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     superadminPassword: undefined,
     seedDemo: false,
     publicUrl: 'http://localhost',
+    role: 'all',
     ...overrides,
   };
 }
@@ -95,13 +96,24 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * A test app on its own database. Its job queue starts without workers: tests run jobs with
+ * `app.jobs.drain()` (pass `{ jobs: { workers: true } }` to poll like a real process).
+ */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  opts: { beforeReady?: (app: App) => void | Promise<void> } = {},
+  opts: { beforeReady?: (app: App) => unknown } & Pick<AppOptions, 'jobs' | 'realtime'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const clock = manualClock();
-  const app = await buildApp({ database: db.database, config: testConfig(overrides), clock, logger: false });
+  const app = await buildApp({
+    database: db.database,
+    config: testConfig(overrides),
+    clock,
+    logger: false,
+    jobs: { workers: false, poolSize: 2, ...opts.jobs },
+    realtime: opts.realtime,
+  });
   await opts.beforeReady?.(app);
   await app.ready();
   return {

@@ -18,6 +18,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The embedded client, for platform parts that speak SQL directly (the job queue). PGlite only. */
+  pglite?: PGlite;
+  /** Connection string, for platform parts that open their own connections (job queue, realtime adapter). PostgreSQL only. */
+  url?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -35,6 +39,7 @@ export async function openPglite(dataDir: string, { migrate = true } = {}): Prom
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     ping: async () => {
       await client.query('select 1');
     },
@@ -66,6 +71,7 @@ export async function openPostgres(url: string, { migrate = true, poolSize = 10 
   return {
     db,
     kind: 'postgres',
+    url,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

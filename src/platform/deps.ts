@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { JwtSigner } from './auth/jwt.js';
 import type { Clock } from './clock.js';
+import type { Jobs } from './jobs.js';
+import type { Realtime } from './realtime.js';
 import type { TenantResolver } from './tenancy.js';
 
 /** What every service is built from; passed in so tests can swap parts. */
@@ -13,4 +15,8 @@ export interface Deps {
   jwt: JwtSigner;
   tenants: TenantResolver;
   log: FastifyBaseLogger;
+  /** Background jobs: `register` handlers in the service factory, `send` (with `tx` inside a transaction). */
+  jobs: Jobs;
+  /** Socket.io events to the kitchen, inventory and order-tracking rooms; emit after commit. */
+  realtime: Realtime;
 }
