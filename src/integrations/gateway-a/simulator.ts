@@ -11,11 +11,11 @@
  * Standalone:   npx tsx src/integrations/gateway-a/simulator.ts   (env: see runStandalone below)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto.js';
 import { silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
+import { consoleLogger, isMain, stopOnSignals } from '../standalone.js';
 import { TERMINAL_SERIAL } from './client.js';
 import { GATEWAY_A_SIGNATURE_HEADER, signGatewayAPayload } from './signature.js';
 import { buildGatewayAWebhookBody, type GatewayAWebhookShape, type PaymentOutcome } from './webhook.js';
@@ -702,25 +702,9 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
   return sim;
 }
 
-export function consoleLogger(name: string): ProviderLogger {
-  const line = (level: string) => (obj: unknown, msg?: string) => {
-    const text = typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify(obj)}`;
-    process.stdout.write(`[${name}] ${level} ${text}\n`);
-  };
-  return { debug: () => {}, info: line('info'), warn: line('warn'), error: line('error') } as unknown as ProviderLogger;
-}
-
-export function isMain(metaUrl: string): boolean {
-  return Boolean(process.argv[1]) && metaUrl === pathToFileURL(process.argv[1]).href;
-}
-
 if (isMain(import.meta.url)) {
   runStandalone()
-    .then((sim) => {
-      const stop = () => void sim.close().then(() => process.exit(0));
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    })
+    .then((sim) => stopOnSignals(() => sim.close()))
     .catch((err) => {
       process.stderr.write(`gateway_a simulator failed to start: ${(err as Error).message}\n`);
       process.exit(1);
