@@ -1,0 +1,281 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
+import { buildApp, type App } from '../src/app.js';
+import { openPostgres, type Database } from '../src/db/client.js';
+import type { JoinAck } from '../src/platform/realtime.js';
+import { createTestApp, testConfig, type TestApp } from './app.js';
+import { makeSuperadmin, makeTenantWithTeam, makeUser } from './factories.js';
+
+const fastHeartbeat = { heartbeatIntervalMs: 200, heartbeatTimeoutMs: 3000 };
+
+let t: TestApp;
+let url: string;
+let a: Awaited<ReturnType<typeof makeTenantWithTeam>>;
+let b: Awaited<ReturnType<typeof makeTenantWithTeam>>;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { realtime: fastHeartbeat });
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  [a, b] = await Promise.all([makeTenantWithTeam(t.app), makeTenantWithTeam(t.app)]);
+});
+afterAll(() => t.close());
+
+const clients: ClientSocket[] = [];
+afterEach(() => {
+  for (const c of clients.splice(0)) c.disconnect();
+});
+
+function client(base: string, nsp = '/', token?: string): ClientSocket {
+  const socket = connect(base + nsp, { transports: ['websocket'], forceNew: true, reconnection: false, auth: token ? { token } : {} });
+  clients.push(socket);
+  return socket;
+}
+
+function connected(socket: ClientSocket): Promise<void> {
+  if (socket.connected) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
+const ask = (socket: ClientSocket, event: string, payload?: unknown): Promise<JoinAck> => socket.timeout(5000).emitWithAck(event, payload);
+
+function next(socket: ClientSocket, event: string, ms = 5000): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
+    socket.once(event, (payload: unknown) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+/** Collects every `event` a socket receives, to check later that some never arrived. */
+function record(socket: ClientSocket, event: string): unknown[] {
+  const got: unknown[] = [];
+  socket.on(event, (p: unknown) => got.push(p));
+  return got;
+}
+
+const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+describe('kitchen room', () => {
+  it('lets the tenant staff, admin and a superadmin join, with the token in the handshake or in the payload', async () => {
+    const staff = client(url, '/', a.staff.token);
+    expect(await ask(staff, 'joinKitchen', a.tenant._id)).toEqual({ ok: true, room: `kitchen-${a.tenant._id}` });
+
+    const admin = client(url);
+    expect(await ask(admin, 'joinKitchen', { tenantId: a.tenant._id, token: a.admin.token })).toMatchObject({ ok: true });
+
+    const sa = await makeSuperadmin(t.app);
+    expect(await ask(client(url, '/', sa.token), 'joinKitchen', b.tenant._id)).toMatchObject({ ok: true });
+  });
+
+  it('refuses another tenant admin, other roles, and missing or invalid tokens', async () => {
+    const outsider = client(url, '/', b.admin.token);
+    expect(await ask(outsider, 'joinKitchen', a.tenant._id)).toMatchObject({ ok: false, error: 'forbidden' });
+    expect(await ask(client(url, '/', a.accountant.token), 'joinKitchen', a.tenant._id)).toMatchObject({ ok: false, error: 'forbidden' });
+    const anonymous = client(url);
+    expect(await ask(anonymous, 'joinKitchen', a.tenant._id)).toMatchObject({ ok: false, error: 'unauthorized' });
+    expect(await ask(anonymous, 'joinKitchen', { tenantId: a.tenant._id, token: 'not.a.jwt' })).toMatchObject({ ok: false, error: 'unauthorized' });
+    const forged = a.staff.token.slice(0, -4) + 'AAAA';
+    expect(await ask(anonymous, 'joinKitchen', { tenantId: a.tenant._id, token: forged })).toMatchObject({ ok: false, error: 'unauthorized' });
+    t.clock.advance(16 * 60_000); // past the access token's 15 minutes
+    try {
+      expect(await ask(client(url, '/', a.staff.token), 'joinKitchen', a.tenant._id)).toMatchObject({ ok: false, error: 'unauthorized' });
+    } finally {
+      t.clock.advance(-16 * 60_000);
+    }
+    expect(await ask(anonymous, 'joinKitchen', 'not-an-id')).toMatchObject({ ok: false, error: 'bad_request' });
+    const sa = await makeSuperadmin(t.app);
+    expect(await ask(client(url, '/', sa.token), 'joinKitchen', '0'.repeat(24))).toMatchObject({ ok: false, error: 'not_found' });
+  });
+
+  it("delivers a kitchen event to the tenant's room only", async () => {
+    const kitchenA = client(url, '/', a.staff.token);
+    const kitchenB = client(url, '/', b.staff.token);
+    const bystander = client(url, '/', a.staff.token); // connected, not joined
+    await ask(kitchenA, 'joinKitchen', a.tenant._id);
+    await ask(kitchenB, 'joinKitchen', b.tenant._id);
+    await connected(bystander);
+    const gotB = record(kitchenB, 'newOrder');
+    const gotBystander = record(bystander, 'newOrder');
+
+    const arriving = next(kitchenA, 'newOrder');
+    t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0001', total: 4200 });
+    expect(await arriving).toEqual({ orderNumber: '20260101-0001', total: 4200 });
+    await settle();
+    expect(gotB).toEqual([]);
+    expect(gotBystander).toEqual([]);
+
+    // Leaving stops the events.
+    await ask(kitchenA, 'leaveKitchen', a.tenant._id);
+    const gotA = record(kitchenA, 'paymentUpdate');
+    t.app.realtime.toKitchen(a.tenant._id, 'paymentUpdate', { status: 'approved' });
+    await settle();
+    expect(gotA).toEqual([]);
+  });
+});
+
+describe('inventory namespace', () => {
+  it('refuses a connection without a valid token', async () => {
+    await expect(connected(client(url, '/inventory'))).rejects.toThrow('unauthorized');
+    await expect(connected(client(url, '/inventory', 'not.a.jwt'))).rejects.toThrow('unauthorized');
+  });
+
+  it('lets staff and admin join their own tenant only, and a superadmin any tenant', async () => {
+    const staffA = client(url, '/inventory', a.staff.token);
+    expect(await ask(staffA, 'joinInventory', a.tenant._id)).toEqual({ ok: true, room: `inventory-${a.tenant._id}` });
+    expect(await ask(staffA, 'joinInventory', b.tenant._id)).toMatchObject({ ok: false, error: 'forbidden' });
+    expect(await ask(client(url, '/inventory', a.accountant.token), 'joinInventory', a.tenant._id)).toMatchObject({ ok: false, error: 'forbidden' });
+    const sa = await makeSuperadmin(t.app);
+    const superadmin = client(url, '/inventory', sa.token);
+    expect(await ask(superadmin, 'joinInventory', { tenantId: b.tenant._id })).toMatchObject({ ok: true });
+
+    const gotStaffA = record(staffA, 'stockUpdate');
+    const arriving = next(superadmin, 'stockUpdate');
+    const update = { itemId: 'x', itemName: 'Farinha', physicalQuantity: 3, availableQuantity: 2 };
+    t.app.realtime.toInventory(b.tenant._id, 'stockUpdate', update);
+    expect(await arriving).toEqual(update);
+    await settle();
+    expect(gotStaffA).toEqual([]);
+  });
+
+  it('keeps inventory events out of the kitchen namespace', async () => {
+    const kitchen = client(url, '/', a.staff.token);
+    await ask(kitchen, 'joinKitchen', a.tenant._id);
+    const got = record(kitchen, 'lowStockAlert');
+    t.app.realtime.toInventory(a.tenant._id, 'lowStockAlert', { itemId: 'x' });
+    await settle();
+    expect(got).toEqual([]);
+  });
+});
+
+describe('order tracking', () => {
+  const orders = new Map<string, { tenantId: string; orderNumber: string }>();
+
+  it('answers unavailable until the orders module provides the lookup', async () => {
+    expect(await ask(client(url), 'trackOrder', { slug: a.slug, orderNumber: '20260101-0001' })).toMatchObject({ ok: false, error: 'unavailable' });
+    t.app.realtime.setOrderLookup(async (slug, orderNumber) => orders.get(`${slug}/${orderNumber}`) ?? null);
+  });
+
+  it("gives a public client its order's events and nothing else", async () => {
+    orders.set(`${a.slug}/20260101-0001`, { tenantId: a.tenant._id, orderNumber: '20260101-0001' });
+    orders.set(`${a.slug}/20260101-0002`, { tenantId: a.tenant._id, orderNumber: '20260101-0002' });
+    const customer = client(url);
+    expect(await ask(customer, 'trackOrder', { slug: a.slug, orderNumber: '20260101-0001' })).toEqual({
+      ok: true,
+      room: `order-${a.tenant._id}-20260101-0001`,
+    });
+    const got = record(customer, 'orderUpdate');
+    const gotKitchen = record(customer, 'newOrder');
+
+    const arriving = next(customer, 'orderUpdate');
+    t.app.realtime.toOrder(a.tenant._id, '20260101-0001', 'orderUpdate', { status: 'preparing' });
+    expect(await arriving).toEqual({ status: 'preparing' });
+    t.app.realtime.toOrder(a.tenant._id, '20260101-0002', 'orderUpdate', { status: 'ready' });
+    t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0002' });
+    await settle();
+    expect(got).toEqual([{ status: 'preparing' }]);
+    expect(gotKitchen).toEqual([]);
+
+    // Untracking stops the events.
+    await ask(customer, 'untrackOrder', { slug: a.slug, orderNumber: '20260101-0001' });
+    t.app.realtime.toOrder(a.tenant._id, '20260101-0001', 'orderUpdate', { status: 'ready' });
+    await settle();
+    expect(got).toHaveLength(1);
+  });
+
+  it('refuses unknown orders, another tenant slug, bad payloads and too many orders on one connection', async () => {
+    const customer = client(url);
+    expect(await ask(customer, 'trackOrder', { slug: a.slug, orderNumber: '20260101-9999' })).toMatchObject({ ok: false, error: 'not_found' });
+    expect(await ask(customer, 'trackOrder', { slug: b.slug, orderNumber: '20260101-0001' })).toMatchObject({ ok: false, error: 'not_found' });
+    expect(await ask(customer, 'trackOrder', { slug: 'A B', orderNumber: '1' })).toMatchObject({ ok: false, error: 'bad_request' });
+    expect(await ask(customer, 'trackOrder')).toMatchObject({ ok: false, error: 'bad_request' });
+
+    for (let i = 0; i < 11; i++) orders.set(`${b.slug}/N-${i}`, { tenantId: b.tenant._id, orderNumber: `N-${i}` });
+    for (let i = 0; i < 10; i++) expect(await ask(customer, 'trackOrder', { slug: b.slug, orderNumber: `N-${i}` })).toMatchObject({ ok: true });
+    expect(await ask(customer, 'trackOrder', { slug: b.slug, orderNumber: 'N-10' })).toMatchObject({ ok: false, error: 'too_many' });
+  });
+
+  it('limits join attempts per connection', async () => {
+    const spammer = client(url);
+    const answers = [];
+    for (let i = 0; i < 31; i++) answers.push(await ask(spammer, 'joinKitchen', a.tenant._id));
+    expect(answers[29]).toMatchObject({ error: 'unauthorized' });
+    expect(answers[30]).toMatchObject({ error: 'too_many' });
+  });
+});
+
+describe('several processes', () => {
+  /** Another process of the service on the same database. */
+  async function secondApp(): Promise<{ app: App; url: string; close(): Promise<void> }> {
+    const own: Database | null = t.db.url ? await openPostgres(t.db.url, { migrate: false, poolSize: 3 }) : null;
+    const app = await buildApp({
+      database: own ?? t.db.database,
+      config: testConfig(),
+      logger: false,
+      jobs: { workers: false, poolSize: 2 },
+      realtime: fastHeartbeat,
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    return {
+      app,
+      url: base,
+      async close() {
+        await app.close();
+        await own?.close();
+      },
+    };
+  }
+
+  it.runIf(process.env.DATABASE_URL)('fans an event out from one instance to a client of another (PostgreSQL adapter)', async () => {
+    const other = await secondApp();
+    try {
+      // Both adapters listen once each has heard the other's heartbeat.
+      await expect.poll(async () => [await t.app.realtime.serverCount(), await other.app.realtime.serverCount()], { timeout: 10_000 }).toEqual([2, 2]);
+      const kitchen = client(other.url, '/', a.staff.token);
+      expect(await ask(kitchen, 'joinKitchen', a.tenant._id)).toMatchObject({ ok: true });
+      const kitchenB = client(url, '/', b.staff.token);
+      await ask(kitchenB, 'joinKitchen', b.tenant._id);
+      const gotB = record(kitchenB, 'newOrder');
+
+      const arriving = next(kitchen, 'newOrder');
+      t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0042' });
+      expect(await arriving).toEqual({ orderNumber: '20260101-0042' });
+
+      // Over NOTIFY's 8000-byte limit the adapter goes through its attachments table.
+      const big = { orderNumber: '20260101-0043', note: 'x'.repeat(20_000) };
+      const bigArriving = next(kitchen, 'newOrder');
+      t.app.realtime.toKitchen(a.tenant._id, 'newOrder', big);
+      expect(await bigArriving).toEqual(big);
+
+      // Inventory namespace across processes too.
+      const inv = client(other.url, '/inventory', a.admin.token);
+      expect(await ask(inv, 'joinInventory', a.tenant._id)).toMatchObject({ ok: true });
+      const stock = next(inv, 'stockUpdate');
+      t.app.realtime.toInventory(a.tenant._id, 'stockUpdate', { itemId: 'y' });
+      expect(await stock).toEqual({ itemId: 'y' });
+      await settle();
+      expect(gotB).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.skipIf(process.env.DATABASE_URL)('runs a single in-memory adapter on PGlite', async () => {
+    expect(await t.app.realtime.serverCount()).toBe(1);
+  });
+
+  it('disconnects its clients and closes promptly on shutdown', async () => {
+    const other = await secondApp();
+    const kitchen = client(other.url, '/', a.staff.token);
+    expect(await ask(kitchen, 'joinKitchen', a.tenant._id)).toMatchObject({ ok: true });
+    const disconnected = new Promise((resolve) => kitchen.once('disconnect', resolve));
+    const started = Date.now();
+    await other.close();
+    expect(await disconnected).toBe('io server disconnect');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
