@@ -18,6 +18,13 @@ import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { tenantsService } from './modules/tenants/tenants.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { usersService } from './modules/users/users.service.js';
+import { menuRoutes } from './modules/menu/menu.routes.js';
+import { menuService } from './modules/menu/menu.service.js';
+import { tablesRoutes } from './modules/tables/tables.routes.js';
+import { tablesService } from './modules/tables/tables.service.js';
+import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
+import { reservationsService } from './modules/reservations/reservations.service.js';
+import { rateLimiter } from './platform/rate-limit.js';
 
 export interface AppOptions {
   database: Database;
@@ -53,7 +60,11 @@ export function buildServices(deps: Deps) {
   const users = usersService(deps);
   const auth = authService(deps, users);
   const tenants = tenantsService(deps);
-  return { users, auth, tenants };
+  const rateLimits = rateLimiter(deps.db, deps.clock);
+  const menu = menuService(deps);
+  const tables = tablesService(deps);
+  const reservations = reservationsService(deps);
+  return { users, auth, tenants, rateLimits, menu, tables, reservations };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -109,6 +120,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     authRoutes(scope, services);
     tenantsRoutes(scope, services);
     usersRoutes(scope, services);
+    menuRoutes(scope, services);
+    tablesRoutes(scope, services);
+    reservationsRoutes(scope, services);
   });
 
   return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime });

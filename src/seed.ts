@@ -4,6 +4,10 @@ import type { Services } from './app.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { users } from './db/schema/users.js';
+import { seedDemoMenu } from './modules/menu/menu.demo.js';
+import { seedDemoReservations } from './modules/reservations/reservations.demo.js';
+import { seedDemoTables } from './modules/tables/tables.demo.js';
+import { systemClock } from './platform/clock.js';
 
 export interface SeedLogin {
   who: string;
@@ -47,5 +51,8 @@ export async function seedFirstStart(db: Db, services: Services, config: Config,
     await services.users.addMember(tenant._id, id, role);
     logins.push({ who: `demo ${role}`, email, password: demoPassword, tenant: 'demo' });
   }
+  await seedDemoMenu(services.menu, tenant._id);
+  await seedDemoTables(services.tables, tenant._id);
+  await seedDemoReservations(services.reservations, { id: tenant._id, timezone: tenant.timezone }, systemClock);
   return logins;
 }

@@ -55,3 +55,63 @@ export async function makeTenantWithTeam(app: App, overrides: Parameters<typeof 
 export async function login(app: App, email: string, password = PASSWORD) {
   return app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
 }
+
+// ---- menu, tables and reservations (through the services: fast, and the same rules as HTTP)
+
+export async function makeCategory(app: App, tenant: { _id: string }, overrides: Partial<{ name: string; order: number; isActive: boolean }> = {}) {
+  return app.services.menu.createCategory(tenant._id, { name: overrides.name ?? `Pratos ${uniq()}`, ...overrides });
+}
+
+export async function makeModifierGroup(
+  app: App,
+  tenant: { _id: string },
+  overrides: Partial<Parameters<App['services']['menu']['createGroup']>[1]> = {},
+) {
+  return app.services.menu.createGroup(tenant._id, {
+    name: `Ponto da carne ${uniq()}`,
+    type: 'single',
+    required: true,
+    options: [
+      { name: 'Mal passada', priceAdjustment: 0 },
+      { name: 'Ao ponto', priceAdjustment: 0, isDefault: true },
+      { name: 'Bem passada', priceAdjustment: 0 },
+    ],
+    ...overrides,
+  });
+}
+
+/** A menu item; creates a category for it unless one is given. */
+export async function makeMenuItem(
+  app: App,
+  tenant: { _id: string },
+  overrides: Partial<Parameters<App['services']['menu']['createItem']>[1]> = {},
+) {
+  const category = overrides.category ?? (await makeCategory(app, tenant))._id;
+  return app.services.menu.createItem(tenant._id, {
+    name: `Picanha ${uniq()}`,
+    description: 'Picanha grelhada com farofa e vinagrete',
+    price: 8990,
+    preparationTime: 25,
+    allergens: [],
+    ...overrides,
+    category,
+  });
+}
+
+let tableNumber = 0;
+export async function makeTable(app: App, tenant: { _id: string }, overrides: Partial<Parameters<App['services']['tables']['create']>[1]> = {}) {
+  return app.services.tables.create(tenant._id, { number: ++tableNumber, capacity: 4, ...overrides });
+}
+
+/** A pending reservation a week ahead, unless told otherwise. */
+export async function makeReservation(
+  app: App,
+  tenant: { _id: string; timezone?: string },
+  overrides: Partial<Parameters<App['services']['reservations']['create']>[1]> = {},
+) {
+  const date = new Date(app.deps.clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
+  return app.services.reservations.create(
+    { id: tenant._id, timezone: tenant.timezone ?? 'America/Sao_Paulo' },
+    { customerName: 'Maria Souza', customerPhone: '(11) 98765-4321', date, time: '20:00', partySize: 4, ...overrides },
+  );
+}

@@ -1,0 +1,235 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { NotModified, sendCached } from '../../platform/http-cache.js';
+import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import {
+  AdminItemsQuery,
+  CreateCategoryBody,
+  CreateItemBody,
+  CreateModifierGroupBody,
+  Deleted,
+  MenuCategory,
+  MenuItem,
+  MenuItemDetail,
+  ModifierGroup,
+  PublicItemsQuery,
+  UpdateCategoryBody,
+  UpdateItemBody,
+  UpdateModifierGroupBody,
+  type AdminItemsFilter,
+  type CreateCategoryInput,
+  type CreateItemInput,
+  type CreateModifierGroupInput,
+  type UpdateCategoryInput,
+  type UpdateItemInput,
+  type UpdateModifierGroupInput,
+} from './menu.schemas.js';
+import { PUBLIC_MENU_CACHE_CONTROL, type MenuService } from './menu.service.js';
+
+const publicRead = { public: true } as const;
+/** Spec "JWT" menu writes: the roles that run the floor; accountants only read. */
+const menuEditors = { roles: ['admin', 'branch_manager', 'staff'] } as const;
+const admin = { roles: ['admin'] } as const;
+
+const publicHeaders = {
+  'cache-control': { type: 'string', description: PUBLIC_MENU_CACHE_CONTROL },
+  etag: { type: 'string', description: 'strong validator; send it back in If-None-Match' },
+};
+const cachedOk = <T extends Parameters<typeof Type.Array>[0] | ReturnType<typeof Type.Object>>(schema: T, description: string) =>
+  ({ ...schema, description, headers: publicHeaders }) as unknown as T;
+const IfNoneMatch = Type.Object({ 'if-none-match': Type.Optional(Type.String({ description: 'ETag of a copy the client holds' })) });
+
+type IdParams = { slug: string; id: string };
+
+export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }) {
+  // ---- public reads: Cache-Control + ETag, 304 on If-None-Match
+
+  app.get('/t/:slug/menu/categories', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Active categories, in menu order (public)',
+      security: [],
+      params: TenantParams,
+      headers: IfNoneMatch,
+      response: withErrors({ 200: cachedOk(Type.Array(MenuCategory), 'active categories'), 304: NotModified }, [400, 403, 404]),
+    },
+    config: { auth: publicRead },
+    handler: async (req, reply) => sendCached(req, reply, await menu.publicCategories(req.tenant!.id), PUBLIC_MENU_CACHE_CONTROL),
+  });
+
+  app.get('/t/:slug/menu/items', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Items customers can order: active, available, in an active category (public)',
+      security: [],
+      params: TenantParams,
+      querystring: PublicItemsQuery,
+      headers: IfNoneMatch,
+      response: withErrors({ 200: cachedOk(Type.Array(MenuItem), 'active and available items'), 304: NotModified }, [400, 403, 404]),
+    },
+    config: { auth: publicRead },
+    handler: async (req, reply) =>
+      sendCached(req, reply, await menu.publicItems(req.tenant!.id, (req.query as { category?: string }).category), PUBLIC_MENU_CACHE_CONTROL),
+  });
+
+  app.get('/t/:slug/menu/items/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Item detail with allergens, modifier groups expanded (variations) and BOM (public)',
+      security: [],
+      params: TenantIdParams,
+      headers: IfNoneMatch,
+      response: withErrors({ 200: cachedOk(MenuItemDetail, 'the item'), 304: NotModified }, [400, 403, 404]),
+    },
+    config: { auth: publicRead },
+    handler: async (req, reply) =>
+      sendCached(req, reply, await menu.publicItem(req.tenant!.id, (req.params as IdParams).id), PUBLIC_MENU_CACHE_CONTROL),
+  });
+
+  app.get('/t/:slug/menu/modifier-groups', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Modifier groups (public)',
+      security: [],
+      params: TenantParams,
+      headers: IfNoneMatch,
+      response: withErrors({ 200: cachedOk(Type.Array(ModifierGroup), 'modifier groups'), 304: NotModified }, [400, 403, 404]),
+    },
+    config: { auth: publicRead },
+    handler: async (req, reply) => sendCached(req, reply, await menu.publicGroups(req.tenant!.id), PUBLIC_MENU_CACHE_CONTROL),
+  });
+
+  // ---- panel reads: everything, hidden records included
+
+  app.get('/t/:slug/admin/menu/categories', {
+    schema: {
+      tags: ['menu'],
+      summary: 'All categories, inactive ones included (panel)',
+      params: TenantParams,
+      response: withErrors({ 200: Type.Array(MenuCategory) }),
+    },
+    handler: (req) => menu.listCategories(req.ctx.tenantId),
+  });
+
+  app.get('/t/:slug/admin/menu/items', {
+    schema: {
+      tags: ['menu'],
+      summary: 'All items, unavailable and inactive ones included (panel)',
+      params: TenantParams,
+      querystring: AdminItemsQuery,
+      response: withErrors({ 200: Type.Array(MenuItem) }),
+    },
+    handler: (req) => menu.listItems(req.ctx.tenantId, req.query as AdminItemsFilter),
+  });
+
+  // ---- categories
+
+  app.post('/t/:slug/menu/categories', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Create a category',
+      params: TenantParams,
+      body: CreateCategoryBody,
+      response: withErrors({ 201: MenuCategory }),
+    },
+    config: { auth: menuEditors },
+    handler: async (req, reply) => reply.code(201).send(await menu.createCategory(req.ctx.tenantId, req.body as CreateCategoryInput)),
+  });
+
+  app.put('/t/:slug/menu/categories/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Update a category',
+      params: TenantIdParams,
+      body: UpdateCategoryBody,
+      response: withErrors({ 200: MenuCategory }),
+    },
+    config: { auth: menuEditors },
+    handler: (req) => menu.updateCategory(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateCategoryInput),
+  });
+
+  app.delete('/t/:slug/menu/categories/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Delete a category (409 while it still has items)',
+      params: TenantIdParams,
+      response: withErrors({ 200: Deleted }, [400, 401, 403, 404, 409]),
+    },
+    config: { auth: menuEditors },
+    handler: (req) => menu.deleteCategory(req.ctx.tenantId, (req.params as IdParams).id),
+  });
+
+  // ---- items
+
+  app.post('/t/:slug/menu/items', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Create a menu item',
+      params: TenantParams,
+      body: CreateItemBody,
+      response: withErrors({ 201: MenuItem }),
+    },
+    config: { auth: admin },
+    handler: async (req, reply) => reply.code(201).send(await menu.createItem(req.ctx.tenantId, req.body as CreateItemInput)),
+  });
+
+  app.put('/t/:slug/menu/items/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Update a menu item (modifierGroupIds replaces the list)',
+      params: TenantIdParams,
+      body: UpdateItemBody,
+      response: withErrors({ 200: MenuItem }),
+    },
+    config: { auth: menuEditors },
+    handler: (req) => menu.updateItem(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateItemInput),
+  });
+
+  app.delete('/t/:slug/menu/items/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Delete a menu item (soft: orders keep their reference)',
+      params: TenantIdParams,
+      response: withErrors({ 200: Deleted }),
+    },
+    config: { auth: menuEditors },
+    handler: (req) => menu.deleteItem(req.ctx.tenantId, (req.params as IdParams).id),
+  });
+
+  // ---- modifier groups
+
+  app.post('/t/:slug/menu/modifier-groups', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Create a modifier group',
+      params: TenantParams,
+      body: CreateModifierGroupBody,
+      response: withErrors({ 201: ModifierGroup }),
+    },
+    config: { auth: admin },
+    handler: async (req, reply) => reply.code(201).send(await menu.createGroup(req.ctx.tenantId, req.body as CreateModifierGroupInput)),
+  });
+
+  app.put('/t/:slug/menu/modifier-groups/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Update a modifier group (options replaces the list)',
+      params: TenantIdParams,
+      body: UpdateModifierGroupBody,
+      response: withErrors({ 200: ModifierGroup }),
+    },
+    config: { auth: admin },
+    handler: (req) => menu.updateGroup(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateModifierGroupInput),
+  });
+
+  app.delete('/t/:slug/menu/modifier-groups/:id', {
+    schema: {
+      tags: ['menu'],
+      summary: 'Delete a modifier group (soft, and detached from every item)',
+      params: TenantIdParams,
+      response: withErrors({ 200: Deleted }),
+    },
+    config: { auth: admin },
+    handler: (req) => menu.deleteGroup(req.ctx.tenantId, (req.params as IdParams).id),
+  });
+}

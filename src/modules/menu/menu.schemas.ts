@@ -1,0 +1,174 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
+import { Body, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
+
+/** Highest price a menu item may have: R$ 100.000,00. */
+export const MAX_PRICE_CENTS = 10_000_000;
+export const MAX_OPTIONS = 50;
+
+const Name = Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' });
+const Description = Type.String({ maxLength: 2000 });
+const Cents = Type.Integer({ minimum: 0, maximum: MAX_PRICE_CENTS, description: 'integer cents (BRL), never negative' });
+const Minutes = Type.Integer({ minimum: 0, maximum: 1440, description: 'minutes' });
+const Allergen = Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' });
+
+// ---- categories
+
+export const MenuCategory = Type.Object(
+  {
+    _id: Type.String(),
+    name: Type.String(),
+    order: Type.Integer(),
+    isActive: Type.Boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'MenuCategory' },
+);
+
+export const CreateCategoryBody = Body({
+  name: Name,
+  order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'position on the menu, lowest first; default 0' })),
+  isActive: Type.Optional(Type.Boolean({ description: 'default true' })),
+});
+
+export const UpdateCategoryBody = Body({
+  name: Type.Optional(Name),
+  order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  isActive: Type.Optional(Type.Boolean()),
+});
+
+// ---- modifier groups
+
+export const ModifierOption = Type.Object({
+  name: Type.String(),
+  priceAdjustment: Type.Integer({ description: 'integer cents added to the item price' }),
+  isDefault: Type.Boolean(),
+  available: Type.Boolean(),
+});
+
+export const ModifierGroup = Type.Object(
+  {
+    _id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    type: StringEnum(MODIFIER_GROUP_TYPES),
+    required: Type.Boolean(),
+    minSelections: Type.Integer(),
+    maxSelections: Type.Integer(),
+    options: Type.Array(ModifierOption),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'ModifierGroup' },
+);
+
+const OptionBody = Body({
+  name: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
+  priceAdjustment: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_PRICE_CENTS, description: 'integer cents, never negative; default 0' }),
+  ),
+  isDefault: Type.Optional(Type.Boolean({ description: 'default false' })),
+  available: Type.Optional(Type.Boolean({ description: 'default true' })),
+});
+const Options = Type.Array(OptionBody, { minItems: 1, maxItems: MAX_OPTIONS });
+const Selections = (min: number) => Type.Integer({ minimum: min, maximum: MAX_OPTIONS });
+
+export const CreateModifierGroupBody = Body({
+  name: Name,
+  description: Type.Optional(Description),
+  type: StringEnum(MODIFIER_GROUP_TYPES, { description: '`single` (radio) or `multiple` (checkboxes)' }),
+  required: Type.Optional(Type.Boolean({ description: 'default false' })),
+  minSelections: Type.Optional(Selections(0)),
+  maxSelections: Type.Optional(Selections(1)),
+  options: Options,
+});
+
+export const UpdateModifierGroupBody = Body({
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  type: Type.Optional(StringEnum(MODIFIER_GROUP_TYPES)),
+  required: Type.Optional(Type.Boolean()),
+  minSelections: Type.Optional(Selections(0)),
+  maxSelections: Type.Optional(Selections(1)),
+  options: Type.Optional(Options),
+});
+
+// ---- items
+
+const menuItemFields = {
+  _id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  price: Type.Integer({ description: 'integer cents (BRL)' }),
+  category: Type.String({ description: 'category id' }),
+  preparationTime: Type.Union([Type.Integer(), Type.Null()], { description: 'minutes' }),
+  isAvailable: Type.Boolean(),
+  isActive: Type.Boolean(),
+  allergens: Type.Array(Type.String()),
+  modifierGroupIds: Type.Array(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const MenuItem = Type.Object(menuItemFields, { $id: 'MenuItem' });
+
+export const MenuItemDetail = Type.Object(
+  {
+    ...menuItemFields,
+    variations: Type.Array(Type.Object(ModifierGroup.properties), { description: 'the modifier groups of the item, expanded, in order' }),
+    bom: Type.Null({ description: 'cost sheet of the item; null until inventory recipes exist' }),
+  },
+  { $id: 'MenuItemDetail' },
+);
+
+const GroupIds = Type.Array(Id, { maxItems: 20, uniqueItems: true, description: 'modifier groups of this tenant, in display order' });
+const Allergens = Type.Array(Allergen, { maxItems: 30, uniqueItems: true, description: 'e.g. gluten, lactose, nuts' });
+
+export const CreateItemBody = Body({
+  name: Name,
+  description: Type.Optional(Description),
+  price: Cents,
+  category: Id,
+  preparationTime: Type.Optional(Minutes),
+  isAvailable: Type.Optional(Type.Boolean({ description: 'default true' })),
+  isActive: Type.Optional(Type.Boolean({ description: 'default true' })),
+  allergens: Type.Optional(Allergens),
+  modifierGroupIds: Type.Optional(GroupIds),
+});
+
+export const UpdateItemBody = Body({
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  price: Type.Optional(Cents),
+  category: Type.Optional(Id),
+  preparationTime: Type.Optional(Type.Union([Minutes, Type.Null()])),
+  isAvailable: Type.Optional(Type.Boolean()),
+  isActive: Type.Optional(Type.Boolean()),
+  allergens: Type.Optional(Allergens),
+  modifierGroupIds: Type.Optional(GroupIds),
+});
+
+export const PublicItemsQuery = Type.Object({
+  category: Type.Optional(Id),
+});
+
+export const AdminItemsQuery = Type.Object({
+  category: Type.Optional(Id),
+  isAvailable: Type.Optional(Type.Boolean()),
+  isActive: Type.Optional(Type.Boolean()),
+});
+
+export const Deleted = Type.Object({ deleted: Type.Boolean() });
+
+export type CategoryView = Static<typeof MenuCategory>;
+export type CreateCategoryInput = Static<typeof CreateCategoryBody>;
+export type UpdateCategoryInput = Static<typeof UpdateCategoryBody>;
+export type ModifierGroupView = Static<typeof ModifierGroup>;
+export type CreateModifierGroupInput = Static<typeof CreateModifierGroupBody>;
+export type UpdateModifierGroupInput = Static<typeof UpdateModifierGroupBody>;
+export type MenuItemView = Static<typeof MenuItem>;
+export type MenuItemDetailView = MenuItemView & { variations: ModifierGroupView[]; bom: null };
+export type CreateItemInput = Static<typeof CreateItemBody>;
+export type UpdateItemInput = Static<typeof UpdateItemBody>;
+export type AdminItemsFilter = Static<typeof AdminItemsQuery>;
