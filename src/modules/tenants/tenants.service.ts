@@ -137,6 +137,7 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     },
 
     findBySlug: (slug: string) => q.findTenantBySlug(db, slug),
+    findById: (id: string) => q.findTenant(db, id),
   };
 }
 

@@ -13,6 +13,11 @@ import { loadMember, loadUser, type Principal } from './principal.js';
 export interface AuthRule {
   /** No credentials needed; `:slug` is still resolved to an active tenant. */
   public?: boolean;
+  /**
+   * Public, but a request that carries a bearer token goes through the whole chain (a bad token
+   * is a 401, never silently public). The handler tells them apart by `req.principal`.
+   */
+  optional?: boolean;
   /** Platform superadmin only (routes outside `/t/:slug`). */
   superadmin?: boolean;
   /** Tenant roles allowed; superadmin always passes. Omitted: any member. */
@@ -83,7 +88,7 @@ export function installGuards(scope: FastifyInstance, { db, jwt, tenants }: Guar
 
   scope.addHook('onRequest', async (req) => {
     const rule: AuthRule = req.routeOptions.config.auth ?? {};
-    if (rule.public) {
+    if (rule.public || (rule.optional && !req.headers.authorization)) {
       req.tenant = await resolveTenant(req);
       return;
     }

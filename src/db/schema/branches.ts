@@ -1,0 +1,51 @@
+import { boolean, foreignKey, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns.js';
+import { tenants } from './tenants.js';
+
+/** A physical store of the tenant; one of them is the headquarters. */
+export const branches = pgTable(
+  'branches',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    active: boolean('active').notNull().default(true),
+    isHQ: boolean('is_hq').notNull().default(false),
+    cnpj: text('cnpj'),
+    address: text('address'),
+    city: text('city'),
+    state: text('state'),
+    cep: text('cep'),
+    ibsCbsEnabled: boolean('ibs_cbs_enabled').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('branches_slug_key').on(t.tenantId, t.slug)],
+);
+
+/** A point of sale (counter, tablet, card terminal) inside a branch. */
+export const pdvs = pgTable(
+  'pdvs',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    branchId: id('branch_id').notNull(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    serviceMode: text('service_mode').notNull().default('balcao'),
+    active: boolean('active').notNull().default(true),
+    gatewayATerminalSerial: text('gateway_a_terminal_serial'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('pdvs_slug_key').on(t.tenantId, t.slug),
+    foreignKey({ name: 'pdvs_branch_fk', columns: [t.tenantId, t.branchId], foreignColumns: [branches.tenantId, branches.id] }),
+    index('pdvs_branch_idx').on(t.tenantId, t.branchId),
+  ],
+);
+
+export type BranchRow = typeof branches.$inferSelect;
+export type PdvRow = typeof pdvs.$inferSelect;

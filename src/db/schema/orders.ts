@@ -1,0 +1,101 @@
+import { bigint, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { pdvs } from './branches.js';
+import { createdAt, id, ts, updatedAt } from './columns.js';
+import { diningTables } from './tables.js';
+import { tenants } from './tenants.js';
+
+export const ORDER_STATUSES = ['pending', 'confirmed', 'preparing', 'ready', 'delivered', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ORDER_TYPES = ['dine_in', 'takeout'] as const;
+export const PAYMENT_METHODS = ['cash', 'credit_card', 'debit_card', 'pix', 'voucher', 'mixed', 'card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const PAYMENT_GATEWAYS = ['mock', 'gateway_a', 'wallet'] as const;
+export const PAYMENT_STATUSES = ['processing', 'approved', 'declined'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const ORDER_SOURCES = ['staff', 'guest', 'wallet', 'split', 'marketplace'] as const;
+
+export interface OrderLineModifier {
+  groupId: string;
+  groupName: string;
+  options: { name: string; priceAdjustment: number }[];
+}
+
+/** One line of an order: name and prices copied from the menu when the line was added. */
+export interface OrderLine {
+  /** Null on the synthetic line of an equal split part. */
+  menuItem: string | null;
+  name: string;
+  /** Unit price in cents, modifiers included. */
+  price: number;
+  quantity: number;
+  notes?: string;
+  allergens?: string[];
+  modifiers?: OrderLineModifier[];
+}
+
+export const orders = pgTable(
+  'orders',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    orderNumber: text('order_number').notNull(),
+    source: text('source', { enum: ORDER_SOURCES }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    type: text('type', { enum: ORDER_TYPES }).notNull(),
+    tableId: id('table_id'),
+    pdvId: id('pdv_id'),
+    items: jsonb('items').$type<OrderLine[]>().notNull(),
+    total: bigint('total', { mode: 'number' }).notNull(),
+    customerName: text('customer_name'),
+    customerPhone: text('customer_phone'),
+    customerEmail: text('customer_email'),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }),
+    /** The open tab of its table (a dine-in order that collects rounds until close-tab). */
+    isTab: boolean('is_tab').notNull().default(false),
+    isSplitBill: boolean('is_split_bill').notNull().default(false),
+    splitBillReference: text('split_bill_reference'),
+    pixPayload: text('pix_payload'),
+    pixQrCodeBase64: text('pix_qr_code_base64'),
+    paymentGateway: text('payment_gateway', { enum: PAYMENT_GATEWAYS }),
+    paymentTransactionId: text('payment_transaction_id'),
+    paymentIntentId: text('payment_intent_id'),
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }),
+    paymentAttempts: integer('payment_attempts').notNull().default(0),
+    paymentStartedAt: ts('payment_started_at'),
+    paidAt: ts('paid_at'),
+    receiptToken: text('receipt_token'),
+    receiptExpiresAt: ts('receipt_expires_at'),
+    createdBy: id('created_by'),
+    closedAt: ts('closed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('orders_number_key').on(t.tenantId, t.orderNumber),
+    uniqueIndex('orders_receipt_token_key').on(t.tenantId, t.receiptToken),
+    index('orders_payment_intent_idx').on(t.paymentIntentId),
+    // At most one open tab per table.
+    uniqueIndex('orders_open_tab_key')
+      .on(t.tenantId, t.tableId)
+      .where(sql`${t.isTab} and ${t.status} not in ('delivered', 'cancelled')`),
+    index('orders_created_idx').on(t.tenantId, t.createdAt),
+    index('orders_status_idx').on(t.tenantId, t.status, t.createdAt),
+    foreignKey({ name: 'orders_table_fk', columns: [t.tenantId, t.tableId], foreignColumns: [diningTables.tenantId, diningTables.id] }),
+    foreignKey({ name: 'orders_pdv_fk', columns: [t.tenantId, t.pdvId], foreignColumns: [pdvs.tenantId, pdvs.id] }),
+  ],
+);
+
+/** Daily sequence of staff order numbers (`YYYYMMDD-NNNN`), per tenant, in the tenant's time zone. */
+export const orderCounters = pgTable(
+  'order_counters',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
+);
+
+export type OrderRow = typeof orders.$inferSelect;

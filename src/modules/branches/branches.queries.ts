@@ -1,0 +1,29 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { isId } from '../../db/ids.js';
+import { branches, pdvs } from '../../db/schema/branches.js';
+
+export async function insertBranch(db: Db, row: typeof branches.$inferInsert) {
+  const [created] = await db.insert(branches).values(row).returning();
+  return created;
+}
+
+export async function insertPdv(db: Db, row: typeof pdvs.$inferInsert) {
+  const [created] = await db.insert(pdvs).values(row).returning();
+  return created;
+}
+
+/** A PDV by id or by slug. */
+export async function findPdv(db: Db, tenantId: string, idOrSlug: string) {
+  const [row] = await db
+    .select()
+    .from(pdvs)
+    .where(and(eq(pdvs.tenantId, tenantId), isId(idOrSlug) ? or(eq(pdvs.id, idOrSlug), eq(pdvs.slug, idOrSlug)) : eq(pdvs.slug, idOrSlug)));
+  return row ?? null;
+}
+
+export async function pdvIdsOfBranches(db: Db, tenantId: string, branchIds: string[]): Promise<string[]> {
+  if (!branchIds.length) return [];
+  const rows = await db.select({ id: pdvs.id }).from(pdvs).where(and(eq(pdvs.tenantId, tenantId), inArray(pdvs.branchId, branchIds)));
+  return rows.map((r) => r.id);
+}

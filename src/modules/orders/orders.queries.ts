@@ -1,0 +1,119 @@
+import { and, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { orderCounters, orders, type OrderRow, type OrderStatus } from '../../db/schema/orders.js';
+
+export const OPEN_TAB_KEY = 'orders_open_tab_key';
+export const NUMBER_KEY = 'orders_number_key';
+
+/** Next staff order number of the day: one atomic upsert, so concurrent orders never share one. */
+export async function nextDailySequence(db: Db, tenantId: string, day: string): Promise<number> {
+  const [row] = await db
+    .insert(orderCounters)
+    .values({ tenantId, day, last: 1 })
+    .onConflictDoUpdate({ target: [orderCounters.tenantId, orderCounters.day], set: { last: sql`${orderCounters.last} + 1` } })
+    .returning({ last: orderCounters.last });
+  return row.last;
+}
+
+export async function insertOrder(db: Db, row: typeof orders.$inferInsert): Promise<OrderRow> {
+  const [created] = await db.insert(orders).values(row).returning();
+  return created;
+}
+
+export async function findOrder(db: Db, tenantId: string, id: string, { lock = false } = {}): Promise<OrderRow | null> {
+  const query = db.select().from(orders).where(and(eq(orders.tenantId, tenantId), eq(orders.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function findOrderByNumber(db: Db, tenantId: string, orderNumber: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.tenantId, tenantId), eq(orders.orderNumber, orderNumber)));
+  return row ?? null;
+}
+
+export async function findOpenTab(db: Db, tenantId: string, tableId: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.tableId, tableId), eq(orders.isTab, true), notInArray(orders.status, ['delivered', 'cancelled'])));
+  return row ?? null;
+}
+
+export async function countOpenOnTable(db: Db, tenantId: string, tableId: string, exceptId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.tenantId, tenantId),
+        eq(orders.tableId, tableId),
+        eq(orders.type, 'dine_in'),
+        notInArray(orders.status, ['delivered', 'cancelled']),
+        sql`${orders.id} <> ${exceptId}`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+export async function findByReceiptToken(db: Db, tenantId: string, token: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.tenantId, tenantId), eq(orders.receiptToken, token)));
+  return row ?? null;
+}
+
+export async function findByPaymentIntent(db: Db, intentId: string, { lock = false } = {}): Promise<OrderRow | null> {
+  const query = db.select().from(orders).where(eq(orders.paymentIntentId, intentId));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function findByIdAnyTenant(db: Db, id: string, { lock = false } = {}): Promise<OrderRow | null> {
+  const query = db.select().from(orders).where(eq(orders.id, id));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function updateOrder(db: Db, tenantId: string, id: string, patch: Partial<typeof orders.$inferInsert>): Promise<OrderRow> {
+  const [row] = await db
+    .update(orders)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, id)))
+    .returning();
+  return row;
+}
+
+export async function countSplitChildren(db: Db, tenantId: string, parentNumber: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.splitBillReference, parentNumber)));
+  return row?.n ?? 0;
+}
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  from: Date;
+  to: Date;
+  limit: number;
+  /** null: every order; a list: orders of those PDVs and orders without a PDV. */
+  pdvIds: string[] | null;
+}
+
+export function listOrders(db: Db, tenantId: string, f: OrderFilter) {
+  const conditions: SQL[] = [eq(orders.tenantId, tenantId), gte(orders.createdAt, f.from), lt(orders.createdAt, f.to)];
+  if (f.status) conditions.push(eq(orders.status, f.status));
+  if (f.pdvIds) conditions.push(f.pdvIds.length ? or(isNull(orders.pdvId), inArray(orders.pdvId, f.pdvIds))! : isNull(orders.pdvId));
+  return db
+    .select()
+    .from(orders)
+    .where(and(...conditions))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(f.limit);
+}
+
+/** Payments still `processing` that started before `before`. */
+export function staleProcessingPayments(db: Db, before: Date) {
+  return db
+    .select({ id: orders.id, tenantId: orders.tenantId })
+    .from(orders)
+    .where(and(eq(orders.paymentStatus, 'processing'), lt(orders.paymentStartedAt, before)));
+}

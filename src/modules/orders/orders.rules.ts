@@ -1,0 +1,47 @@
+import type { OrderLine, OrderStatus } from '../../db/schema/orders.js';
+
+/** Forward order of the kitchen flow; `cancelled` is reachable from any state before `delivered`. */
+const FLOW: OrderStatus[] = ['pending', 'confirmed', 'preparing', 'ready', 'delivered'];
+export const FINAL_STATUSES: readonly OrderStatus[] = ['delivered', 'cancelled'];
+
+export const isOpen = (status: OrderStatus) => !FINAL_STATUSES.includes(status);
+
+/**
+ * Status moves: forward along pending -> confirmed -> preparing -> ready -> delivered (steps may be
+ * skipped: a counter sale goes straight to delivered), cancel from any open state, nothing leaves
+ * `delivered` or `cancelled`, and nothing goes back.
+ */
+export function canMove(from: OrderStatus, to: OrderStatus): boolean {
+  if (!isOpen(from)) return false;
+  if (to === 'cancelled') return true;
+  return FLOW.indexOf(to) > FLOW.indexOf(from);
+}
+
+/** Two lines are the same dish when item, modifiers and notes all match. */
+function sameDish(a: OrderLine, b: OrderLine): boolean {
+  return a.menuItem === b.menuItem && (a.notes ?? '') === (b.notes ?? '') && JSON.stringify(a.modifiers ?? []) === JSON.stringify(b.modifiers ?? []);
+}
+
+/** Adds lines to a tab: the same dish gets its quantity incremented, anything else a new line. */
+export function mergeLines(existing: OrderLine[], added: OrderLine[]): OrderLine[] {
+  const lines = existing.map((l) => ({ ...l }));
+  for (const line of added) {
+    const same = lines.find((l) => sameDish(l, line));
+    if (same) same.quantity += line.quantity;
+    else lines.push({ ...line });
+  }
+  return lines;
+}
+
+export const totalOf = (lines: OrderLine[]) => lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
+
+/** Splits `total` cents into `parts` amounts that differ by at most one cent and add up exactly. */
+export function equalShares(total: number, parts: number): number[] {
+  const base = Math.floor(total / parts);
+  const extra = total - base * parts;
+  return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
+}
+
+/** `YYYYMMDD` of a local date `YYYY-MM-DD`. */
+export const compactDate = (day: string) => day.replaceAll('-', '');
+export const staffOrderNumber = (day: string, seq: number) => `${compactDate(day)}-${String(seq).padStart(4, '0')}`;

@@ -1,0 +1,148 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../../db/schema/orders.js';
+import { Body, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const MAX_LINES = 100;
+export const ModifierSelection = Type.Object(
+  { groupId: Id, options: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 }) },
+  { additionalProperties: false },
+);
+
+/**
+ * One line of a new order. Staff send `menuItem`, guest checkout sends `menuItemId` (spec 4.7 shapes
+ * a and b); either is accepted. Prices are never taken from the client.
+ */
+export const OrderLineBody = Type.Object(
+  {
+    menuItem: Type.Optional(Id),
+    menuItemId: Type.Optional(Id),
+    quantity: Type.Integer({ minimum: 1, maximum: 999 }),
+    notes: Type.Optional(Type.String({ maxLength: 500 })),
+    allergens: Type.Optional(Type.Array(Type.String({ maxLength: 60 }), { maxItems: 30 })),
+    modifiers: Type.Optional(Type.Array(ModifierSelection, { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+const Lines = Type.Array(OrderLineBody, { minItems: 1, maxItems: MAX_LINES });
+
+const GUEST_PAYMENT = ['pix', 'card', 'cash'] as const;
+
+export const CreateOrderBody = Body({
+  items: Lines,
+  orderType: StringEnum(ORDER_TYPES),
+  customerName: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+  customerPhone: Type.Optional(Type.String({ pattern: '^\\+?[0-9 ()-]{8,20}$' })),
+  customerEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  table: Type.Optional(
+    Type.Union([Id, Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,6}$' })], {
+      description: 'table id, or the table number from the QR code',
+    }),
+  ),
+  pdv: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'PDV id or slug; required for guest checkout' })),
+  paymentMethod: Type.Optional(StringEnum(PAYMENT_METHODS, { description: 'guest checkout accepts pix, card or cash' })),
+});
+export type CreateOrderInput = Static<typeof CreateOrderBody>;
+export { GUEST_PAYMENT };
+
+export const AddItemsBody = Body({ items: Lines });
+export const CloseTabBody = Body({ paymentMethod: Type.Optional(StringEnum(PAYMENT_METHODS)) });
+export const StatusBody = Body({ status: StringEnum(ORDER_STATUSES) });
+export const SplitBody = Body({
+  parts: Type.Optional(Type.Integer({ minimum: 2, maximum: 50, description: 'split into N equal parts' })),
+  lines: Type.Optional(
+    Type.Array(
+      Type.Array(Type.Object({ line: Type.Integer({ minimum: 0 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), {
+        minItems: 1,
+      }),
+      { minItems: 2, maxItems: 50, description: 'one entry per part: the lines (index into items) and quantities it takes' },
+    ),
+  ),
+});
+
+export const ListOrdersQuery = Type.Object({
+  status: Type.Optional(StringEnum(ORDER_STATUSES)),
+  from: Type.Optional(Type.String({ format: 'date', description: 'first day (tenant time zone), default today' })),
+  to: Type.Optional(Type.String({ format: 'date', description: 'last day (tenant time zone), default from' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
+  pdvIds: Type.Optional(Type.Array(Id, { maxItems: 100 })),
+});
+
+export const OrderLineView = Type.Object({
+  menuItem: Nullable(Type.String()),
+  name: Type.String(),
+  price: Type.Integer({ description: 'unit price in cents, modifiers included' }),
+  quantity: Type.Integer(),
+  notes: Type.Optional(Type.String()),
+  allergens: Type.Optional(Type.Array(Type.String())),
+  modifiers: Type.Optional(
+    Type.Array(
+      Type.Object({
+        groupId: Type.String(),
+        groupName: Type.String(),
+        options: Type.Array(Type.Object({ name: Type.String(), priceAdjustment: Type.Integer() })),
+      }),
+    ),
+  ),
+});
+
+export const Order = Type.Object(
+  {
+    _id: Type.String(),
+    orderNumber: Type.String(),
+    items: Type.Array(OrderLineView),
+    customerName: Nullable(Type.String()),
+    customerPhone: Nullable(Type.String()),
+    customerEmail: Nullable(Type.String()),
+    status: Type.String(),
+    type: Type.String(),
+    table: Nullable(Type.String()),
+    pdv: Nullable(Type.String()),
+    paymentMethod: Nullable(Type.String()),
+    isSplitBill: Type.Boolean(),
+    splitBillReference: Nullable(Type.String()),
+    isTab: Type.Boolean(),
+    total: Type.Integer({ description: 'cents' }),
+    pixPayload: Nullable(Type.String()),
+    pixQrCodeBase64: Nullable(Type.String()),
+    paymentGateway: Nullable(Type.String()),
+    paymentTransactionId: Nullable(Type.String()),
+    paymentStatus: Nullable(Type.String()),
+    paymentAttempts: Type.Integer(),
+    receiptToken: Nullable(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Order' },
+);
+export type OrderView = Static<typeof Order>;
+
+/** What anyone holding the order number may see: no customer contact, no payment ids. */
+export const TrackedOrder = Type.Object({
+  orderNumber: Type.String(),
+  status: Type.String(),
+  type: Type.String(),
+  items: Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() })),
+  total: Type.Integer(),
+  paymentStatus: Nullable(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type TrackedOrderView = Static<typeof TrackedOrder>;
+
+export const Receipt = Type.Object({
+  tenant: Type.Object({ name: Type.String(), cnpj: Nullable(Type.String()) }),
+  orderNumber: Type.String(),
+  items: Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() })),
+  total: Type.Integer(),
+  paymentMethod: Nullable(Type.String()),
+  paymentGateway: Nullable(Type.String()),
+  paymentTransactionId: Nullable(Type.String()),
+  paidAt: Nullable(Timestamp),
+  expiresAt: Timestamp,
+});
+
+export const OrderNumberParams = Type.Object({ slug: Type.String({ maxLength: 64 }), number: Type.String({ pattern: '^[0-9]{8}-[0-9a-f]{4,10}$' }) });
+export const TableIdParams = Type.Object({ slug: Type.String({ maxLength: 64 }), tableId: Id });
+export const ReceiptParams = Type.Object({ slug: Type.String({ maxLength: 64 }), token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });

@@ -1,0 +1,105 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { GATEWAY_A_WEBHOOK_PATH } from '../../integrations/providers.js';
+import type { Idempotency } from '../../platform/idempotency.js';
+import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
+import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import type { TenantsService } from '../tenants/tenants.service.js';
+import { FLOOR_ROLES } from './orders.routes.js';
+import { Order, Receipt, ReceiptParams } from './orders.schemas.js';
+import {
+  CheckoutConfig,
+  ProcessPaymentBody,
+  ProcessPaymentResult,
+  TestCredentialsBody,
+  TestCredentialsResult,
+  WalletPaymentBody,
+  WebhookAck,
+} from './payments.schemas.js';
+import type { PaymentsService, ProcessPaymentInput } from './payments.service.js';
+
+/** Card attempts from one client: enough for a family at a table, not for card testing. */
+const WALLET_PAYMENT_LIMIT = { name: 'checkout:wallet-payment', limit: 20, windowMs: 60_000, message: 'Too many payment attempts; wait and try again' };
+
+export function paymentsRoutes(
+  app: FastifyInstance,
+  deps: { payments: PaymentsService; tenants: TenantsService; idempotency: Idempotency; rateLimits: RateLimiter },
+) {
+  const { payments, tenants, idempotency, rateLimits } = deps;
+
+  app.post('/t/:slug/orders/:id/process-payment', {
+    schema: {
+      tags: ['payments'],
+      summary: 'Charge an order: mock approves at once; gateway_a sends it to the card terminal (result by webhook)',
+      params: TenantIdParams,
+      body: ProcessPaymentBody,
+      response: withErrors({ 200: ProcessPaymentResult }, [400, 401, 403, 404, 409, 422, 503]),
+    },
+    config: { auth: { roles: FLOOR_ROLES } },
+    handler: (req) => payments.processPayment(req.ctx, (req.params as { id: string }).id, req.body as ProcessPaymentInput),
+  });
+
+  // The signature covers the exact bytes received: this route keeps the raw body.
+  app.register(async (raw) => {
+    raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+    raw.post(GATEWAY_A_WEBHOOK_PATH, {
+      schema: {
+        tags: ['payments'],
+        summary: 'Card terminal gateway webhook (HMAC-SHA256 of the raw body in X-GatewayA-Signature)',
+        security: [],
+        response: withErrors({ 200: WebhookAck }, [400, 401]),
+      },
+      config: { auth: { public: true } },
+      handler: (req) => payments.gatewayWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.from(''), req.headers['x-gatewaya-signature']),
+    });
+  });
+
+  app.get('/t/:slug/checkout/config', {
+    schema: { tags: ['payments'], summary: "The tenant's public wallet key for the checkout SDK", security: [], params: TenantParams, response: withErrors({ 200: CheckoutConfig }, [400, 403, 404]) },
+    config: { auth: { public: true } },
+    handler: async (req) => ({ walletPublicKey: (await tenants.findById(req.tenant!.id))?.walletPublicKey ?? null }),
+  });
+
+  app.post('/t/:slug/checkout/wallet-payment', {
+    schema: {
+      tags: ['payments'],
+      summary: 'Pay online with the wallet: charged first, the order is created only when approved (402 when declined)',
+      security: [],
+      params: TenantParams,
+      body: WalletPaymentBody,
+      response: withErrors({ 201: Order, 429: RateLimited }, [400, 402, 403, 404, 409, 422, 503]),
+    },
+    config: { auth: { public: true } },
+    onRequest: limitPerIp(rateLimits, WALLET_PAYMENT_LIMIT),
+    handler: async (req, reply) => {
+      const key = req.headers['idempotency-key'] as string | undefined;
+      const result = await idempotency.run(`${req.tenant!.id}:checkout.wallet`, key, req.body, async () => ({
+        status: 201,
+        body: await payments.walletCheckout(req.tenant!, req.body as Static<typeof WalletPaymentBody>, key),
+      }));
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(result.status).send(result.body);
+    },
+  });
+
+  app.post('/t/:slug/walletgateway/test-credentials', {
+    schema: {
+      tags: ['payments'],
+      summary: 'Check wallet credentials by listing the account devices',
+      params: TenantParams,
+      body: TestCredentialsBody,
+      response: withErrors({ 200: TestCredentialsResult }, [400, 401, 403, 404, 422, 503]),
+    },
+    config: { auth: { permission: 'manage_settings' } },
+    handler: (req) => {
+      const body = req.body as Static<typeof TestCredentialsBody>;
+      return payments.testWalletCredentials(body.accessToken, body.deviceId);
+    },
+  });
+
+  app.get('/t/:slug/receipts/:token', {
+    schema: { tags: ['payments'], summary: 'Receipt of a paid order (token valid 10 minutes)', security: [], params: ReceiptParams, response: withErrors({ 200: Receipt }, [400, 403, 404]) },
+    config: { auth: { public: true } },
+    handler: (req) => payments.receipt(req.tenant!.id, (req.params as { token: string }).token),
+  });
+}

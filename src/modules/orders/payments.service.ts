@@ -1,0 +1,324 @@
+import { randomBytes } from 'node:crypto';
+import { isId } from '../../db/ids.js';
+import type { Db } from '../../db/client.js';
+import type { OrderRow, PaymentMethod } from '../../db/schema/orders.js';
+import { TERMINAL_SERIAL } from '../../integrations/gateway-a/client.js';
+import { checkGatewayASignature } from '../../integrations/gateway-a/signature.js';
+import { parseGatewayAWebhook } from '../../integrations/gateway-a/webhook.js';
+import { isProviderError, ProviderRefusedError, type PaymentProviderError } from '../../integrations/errors.js';
+import type { PaymentProviders } from '../../integrations/providers.js';
+import type { TenantCtx } from '../../platform/auth/guards.js';
+import type { Deps } from '../../platform/deps.js';
+import { badRequest, conflict, HttpError, invalidField } from '../../platform/errors.js';
+import type { TenantRef } from '../../platform/tenancy.js';
+import type { BranchesService } from '../branches/branches.service.js';
+import type { TenantsService } from '../tenants/tenants.service.js';
+import * as q from './orders.queries.js';
+import type { CreateOrderInput } from './orders.schemas.js';
+import type { OrdersService } from './orders.service.js';
+import { isOpen } from './orders.rules.js';
+import { toOrderView } from './orders.service.js';
+
+/** How long a terminal payment may stay `processing` before the service cancels it (spec 8). */
+export const PAYMENT_TIMEOUT_MS = 60_000;
+export const RECEIPT_TTL_MS = 10 * 60_000;
+export const PAYMENT_EXPIRY_JOB = 'payments.expire';
+export const PAYMENT_SWEEP_JOB = 'payments.sweep';
+
+export interface ProcessPaymentInput {
+  method: PaymentMethod;
+  gateway: 'mock' | 'gateway_a';
+  gatewayATerminalSerial?: string;
+}
+
+interface ExpiryJob {
+  tenantId: string;
+  orderId: string;
+  attempt: number;
+  terminalSerial: string;
+  intentId: string;
+}
+
+const newReceiptToken = () => randomBytes(16).toString('hex');
+
+function providerHttpError(err: PaymentProviderError, what: string): HttpError {
+  if (err instanceof ProviderRefusedError) return new HttpError(422, `${what} refused by the payment provider: ${err.message}`, 'provider_refused');
+  return new HttpError(503, `${what}: the payment provider is unavailable, try again`, 'provider_unavailable');
+}
+
+export function paymentsService(
+  deps: Deps,
+  { orders, providers, tenants, branches }: { orders: OrdersService; providers: PaymentProviders; tenants: TenantsService; branches: BranchesService },
+) {
+  const { db, clock, realtime, jobs, log } = deps;
+
+  const paidFields = (transactionId: string | null) => {
+    const now = clock.now();
+    return {
+      paymentStatus: 'approved' as const,
+      paymentTransactionId: transactionId,
+      paidAt: now,
+      receiptToken: newReceiptToken(),
+      receiptExpiresAt: new Date(now.getTime() + RECEIPT_TTL_MS),
+    };
+  };
+
+  function announcePayment(order: OrderRow) {
+    const payload = {
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      paymentStatus: order.paymentStatus,
+      paymentGateway: order.paymentGateway,
+      transactionId: order.paymentTransactionId,
+      intentId: order.paymentIntentId,
+      total: order.total,
+    };
+    realtime.toKitchen(order.tenantId, 'paymentUpdate', payload);
+    realtime.toOrder(order.tenantId, order.orderNumber, 'paymentUpdate', {
+      orderNumber: order.orderNumber,
+      paymentStatus: order.paymentStatus,
+      ...(order.paymentStatus === 'approved' ? { receiptToken: order.receiptToken } : {}),
+    });
+  }
+
+  function assertPayable(order: OrderRow) {
+    if (order.status === 'cancelled') throw conflict(`Order ${order.orderNumber} is cancelled`, 'order_closed');
+    if (order.paymentStatus === 'approved') throw conflict(`Order ${order.orderNumber} is already paid`, 'already_paid');
+    if (order.paymentStatus === 'processing') throw conflict(`A payment of order ${order.orderNumber} is already in progress`, 'payment_in_progress');
+  }
+
+  /** Applies a final gateway result once: a payment no longer `processing` is left as it is. */
+  async function settle(tx: Db, order: OrderRow, outcome: 'approved' | 'declined', transactionId: string | null) {
+    if (order.paymentStatus !== 'processing') return null;
+    return q.updateOrder(
+      tx,
+      order.tenantId,
+      order.id,
+      outcome === 'approved' ? paidFields(transactionId) : { paymentStatus: 'declined', paymentTransactionId: transactionId },
+    );
+  }
+
+  async function expire(job: ExpiryJob) {
+    const current = await q.findByIdAnyTenant(db, job.orderId);
+    if (!current || current.paymentStatus !== 'processing' || current.paymentAttempts !== job.attempt) return 'not processing';
+    if (clock.now().getTime() - (current.paymentStartedAt?.getTime() ?? 0) < PAYMENT_TIMEOUT_MS) return 'not due';
+    let outcome: 'approved' | 'declined' = 'declined';
+    let transactionId: string | null = null;
+    try {
+      await providers.gatewayA!.cancelPaymentIntent(job.terminalSerial, job.intentId);
+    } catch (err) {
+      if (!(err instanceof ProviderRefusedError)) throw err; // unavailable: the job is retried
+      // The terminal finished the payment before the cancel: take its result.
+      const intent = await providers.gatewayA!.getPaymentIntent(job.intentId);
+      if (intent.status === 'approved') {
+        outcome = 'approved';
+        transactionId = intent.paymentId;
+      }
+    }
+    const updated = await db.transaction(async (tx) => {
+      const order = await q.findByIdAnyTenant(tx, job.orderId, { lock: true });
+      return order && order.paymentAttempts === job.attempt ? settle(tx, order, outcome, transactionId) : null;
+    });
+    if (updated) announcePayment(updated);
+    return outcome;
+  }
+
+  jobs.register<ExpiryJob>(PAYMENT_EXPIRY_JOB, expire, { retryLimit: 3, retryDelay: 5 });
+  // Safety net for an expiry job lost with a crashed process: every minute, expire what is overdue.
+  jobs.register(PAYMENT_SWEEP_JOB, async () => {
+    const stale = await q.staleProcessingPayments(db, new Date(clock.now().getTime() - PAYMENT_TIMEOUT_MS));
+    for (const s of stale) {
+      const order = await q.findByIdAnyTenant(db, s.id);
+      if (order?.paymentIntentId && order.paymentGateway === 'gateway_a') {
+        const serial = (await branches.findPdv(order.tenantId, order.pdvId ?? ''))?.gatewayATerminalSerial;
+        if (serial) await expire({ tenantId: order.tenantId, orderId: order.id, attempt: order.paymentAttempts, terminalSerial: serial, intentId: order.paymentIntentId });
+      }
+    }
+    return stale.length;
+  });
+
+  return {
+    expire,
+
+    /**
+     * Charges an order. `mock` (or gateway_a not configured) approves at once, for a cashier who
+     * confirms cash or a standalone card machine; `gateway_a` sends an intent to the PDV's card
+     * terminal and answers `processing`: the result arrives by webhook.
+     */
+    async processPayment(ctx: TenantCtx, id: string, input: ProcessPaymentInput) {
+      if (input.gateway === 'gateway_a' && providers.gatewayA) {
+        const claimed = await db.transaction(async (tx) => {
+          const order = await orders.loadForUpdate(ctx, id, tx, true);
+          assertPayable(order);
+          if (order.total <= 0) throw badRequest('Order total is zero: nothing to charge');
+          const pdv = order.pdvId ? await branches.findPdv(ctx.tenantId, order.pdvId, tx) : null;
+          const serial = input.gatewayATerminalSerial ?? pdv?.gatewayATerminalSerial ?? null;
+          if (!serial) throw invalidField('gatewayATerminalSerial', 'is required: the order has no PDV with a card terminal');
+          if (!TERMINAL_SERIAL.test(serial)) throw invalidField('gatewayATerminalSerial', 'must look like T-XXXX');
+          const updated = await q.updateOrder(tx, ctx.tenantId, id, {
+            paymentStatus: 'processing',
+            paymentGateway: 'gateway_a',
+            paymentMethod: input.method,
+            paymentAttempts: order.paymentAttempts + 1,
+            paymentStartedAt: clock.now(),
+            paymentIntentId: null,
+            paymentTransactionId: null,
+          });
+          return { order: updated, serial, previous: order.paymentStatus };
+        });
+        const { order, serial } = claimed;
+        let intentId: string;
+        try {
+          ({ intentId } = await providers.gatewayA.createPaymentIntent({
+            terminalSerial: serial,
+            amountCents: order.total,
+            externalId: order.id,
+            description: `Pedido ${order.orderNumber}`,
+          }));
+        } catch (err) {
+          // Nothing reached the terminal: give the order back its previous payment state.
+          await q.updateOrder(db, ctx.tenantId, id, { paymentStatus: claimed.previous, paymentStartedAt: null });
+          if (isProviderError(err)) throw providerHttpError(err, 'Payment intent');
+          throw err;
+        }
+        const updated = await db.transaction(async (tx) => {
+          const o = await q.updateOrder(tx, ctx.tenantId, id, { paymentIntentId: intentId });
+          await jobs.send<ExpiryJob>(
+            PAYMENT_EXPIRY_JOB,
+            { tenantId: ctx.tenantId, orderId: id, attempt: order.paymentAttempts, terminalSerial: serial, intentId },
+            { startAfter: PAYMENT_TIMEOUT_MS / 1000, singletonKey: `${id}:${order.paymentAttempts}`, tx },
+          );
+          return o;
+        });
+        announcePayment(updated);
+        return { status: 'processing' as const, intentId, message: `Payment of ${order.orderNumber} sent to terminal ${serial}; waiting for the card` };
+      }
+      const transactionId = `mock-${randomBytes(8).toString('hex')}`;
+      const updated = await db.transaction(async (tx) => {
+        const order = await orders.loadForUpdate(ctx, id, tx, true);
+        assertPayable(order);
+        return q.updateOrder(tx, ctx.tenantId, id, {
+          paymentGateway: 'mock',
+          paymentMethod: input.method,
+          paymentAttempts: order.paymentAttempts + 1,
+          paymentStartedAt: clock.now(),
+          ...paidFields(transactionId),
+        });
+      });
+      announcePayment(updated);
+      return { status: 'approved' as const, transactionId };
+    },
+
+    /**
+     * POST /api/gateway-a/webhook: the signature is checked on the raw bytes; a repeated or late
+     * webhook (payment no longer processing, or of an older attempt) changes nothing.
+     */
+    async gatewayWebhook(rawBody: Buffer, signature: string | string[] | undefined) {
+      const check = checkGatewayASignature(rawBody, signature, providers.gatewayAWebhookSecret);
+      if (!check.valid) {
+        if (check.reason !== 'missing_secret') throw new HttpError(401, 'Invalid webhook signature', 'invalid_signature');
+        log.warn('gateway_a webhook accepted without a signature check: no webhook secret is configured');
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        throw badRequest('Body is not valid JSON');
+      }
+      const event = parseGatewayAWebhook(body);
+      if (!event) throw badRequest('Unrecognised webhook body');
+      if (!event.outcome) return { received: true };
+      const updated = await db.transaction(async (tx) => {
+        const byRef = event.externalId && isId(event.externalId) ? await q.findByIdAnyTenant(tx, event.externalId, { lock: true }) : null;
+        const order = byRef ?? (event.intentId ? await q.findByPaymentIntent(tx, event.intentId, { lock: true }) : null);
+        if (!order) {
+          log.warn({ intentId: event.intentId, externalId: event.externalId }, 'gateway_a webhook for an unknown payment');
+          return null;
+        }
+        if (order.paymentIntentId && event.intentId && order.paymentIntentId !== event.intentId) return null;
+        return settle(tx, order, event.outcome!, event.transactionId);
+      });
+      if (updated) announcePayment(updated);
+      return { received: true };
+    },
+
+    /** Online wallet checkout: charge first; an order exists only for an approved payment. */
+    async walletCheckout(
+      tenant: TenantRef,
+      input: CreateOrderInput & { cardToken: string; customerEmail: string; installments?: number; paymentMethodId?: string },
+      idempotencyKey: string | undefined,
+    ) {
+      const accessToken = await tenants.secret(tenant.id, 'walletAccessToken');
+      if (!accessToken) throw badRequest('Online payment is not configured for this restaurant', undefined, 'wallet_not_configured');
+      const lines = await orders.priceLines(tenant.id, input.items);
+      const total = lines.reduce((s, l) => s + l.price * l.quantity, 0);
+      let charge;
+      try {
+        charge = await providers.wallet.charge({
+          accessToken,
+          cardToken: input.cardToken,
+          amountCents: total,
+          description: `${tenant.name}: pedido online`,
+          payer: { email: input.customerEmail, firstName: input.customerName },
+          idempotencyKey: idempotencyKey ?? randomBytes(16).toString('hex'),
+          installments: input.installments,
+          paymentMethodId: input.paymentMethodId,
+        });
+      } catch (err) {
+        if (isProviderError(err)) throw providerHttpError(err, 'Card payment');
+        throw err;
+      }
+      if (charge.status !== 'approved') {
+        throw new HttpError(402, `Payment declined: ${charge.statusDetail}`, 'payment_declined', [{ field: 'cardToken', message: charge.statusDetail }]);
+      }
+      const order = await orders.create(tenant, null, { ...input, paymentMethod: 'card' }, {
+        source: 'wallet',
+        paymentGateway: 'wallet',
+        paymentAttempts: 1,
+        paymentStartedAt: clock.now(),
+        ...paidFields(charge.id),
+      });
+      return order;
+    },
+
+    /** Lists the account's devices with the token; checks `deviceId` belongs to it when given. */
+    async testWalletCredentials(accessToken: string, deviceId?: string) {
+      let devices;
+      try {
+        devices = await providers.wallet.listDevices(accessToken);
+      } catch (err) {
+        if (err instanceof ProviderRefusedError) throw new HttpError(422, 'The wallet gateway rejected these credentials', 'invalid_credentials');
+        if (isProviderError(err)) throw providerHttpError(err, 'Credential check');
+        throw err;
+      }
+      const device = deviceId ? devices.find((d) => d.id === deviceId) : devices[0];
+      if (deviceId && !device) throw new HttpError(422, `Device ${deviceId} does not belong to this account`, 'device_not_found');
+      return { success: true as const, deviceCount: devices.length, device: device ?? null };
+    },
+
+    /** GET /t/:slug/receipts/:token: valid for 10 minutes after payment. */
+    async receipt(tenantId: string, token: string) {
+      const order = await q.findByReceiptToken(db, tenantId, token);
+      if (!order || !order.receiptExpiresAt || order.receiptExpiresAt.getTime() <= clock.now().getTime()) {
+        throw new HttpError(404, 'Receipt not found or expired', 'not_found');
+      }
+      const tenant = await tenants.findById(tenantId);
+      return {
+        tenant: { name: tenant?.name ?? '', cnpj: tenant?.cnpj ?? null },
+        orderNumber: order.orderNumber,
+        items: order.items.map((l) => ({ name: l.name, quantity: l.quantity, price: l.price })),
+        total: order.total,
+        paymentMethod: order.paymentMethod,
+        paymentGateway: order.paymentGateway,
+        paymentTransactionId: order.paymentTransactionId,
+        paidAt: order.paidAt?.toISOString() ?? null,
+        expiresAt: order.receiptExpiresAt.toISOString(),
+      };
+    },
+
+    view: toOrderView,
+    isOpen,
+  };
+}
+
+export type PaymentsService = ReturnType<typeof paymentsService>;
