@@ -1,12 +1,20 @@
-import { buildApp } from './app.js';
+import { buildApp, type App } from './app.js';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type Database } from './db/client.js';
 import { seedFirstStart } from './seed.js';
 
 async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
   const app = await buildApp({ database, config });
+  // The job queue and realtime start with the app (onReady) and stop with it (preClose/onClose, see app.ts).
+  if (config.role === 'worker') {
+    // Job handlers and the scheduler only: no HTTP, no seeding (an api or all process does that).
+    await app.ready();
+    process.stdout.write(`\nRestaurant Operations Service worker is running (${database.kind}); job queues: ${app.jobs.workers ? 'working' : 'idle'}\n\n`);
+    handleSignals(app, database);
+    return;
+  }
   const logins = await seedFirstStart(database.db, app.services, config);
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;
@@ -27,12 +35,20 @@ async function main() {
     lines.push(`  Log in:     curl -s -X POST ${base}/auth/login -H 'content-type: application/json' -d '{"email":"...","password":"..."}'`);
   }
   process.stdout.write(lines.join('\n') + '\n\n');
+  handleSignals(app, database);
+}
 
+/**
+ * SIGTERM/SIGINT: stop taking connections and jobs, let requests in flight end, let running jobs end
+ * within their bound (10 s; the rest are failed so another process retries them), close realtime,
+ * then the database. Over 20 s in all, the process exits anyway.
+ */
+function handleSignals(app: App, database: Database) {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    app.log.info({ signal }, 'shutting down: finishing requests and jobs in flight');
     const timer = setTimeout(() => {
       app.log.error('shutdown took over 20 s; exiting');
       process.exit(1);

@@ -210,16 +210,17 @@ describe('order tracking', () => {
 
 describe('several processes', () => {
   /** Another process of the service on the same database. */
-  async function secondApp(): Promise<{ app: App; url: string; close(): Promise<void> }> {
+  async function secondApp(role: 'all' | 'worker' = 'all'): Promise<{ app: App; url: string; close(): Promise<void> }> {
     const own: Database | null = t.db.url ? await openPostgres(t.db.url, { migrate: false, poolSize: 3 }) : null;
     const app = await buildApp({
       database: own ?? t.db.database,
-      config: testConfig(),
+      config: testConfig({ role }),
       logger: false,
       jobs: { workers: false, poolSize: 2 },
       realtime: fastHeartbeat,
     });
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    // A worker serves no HTTP: it only emits, through the adapter.
+    const base = role === 'worker' ? (await app.ready(), '') : await app.listen({ port: 0, host: '127.0.0.1' });
     return {
       app,
       url: base,
@@ -261,6 +262,21 @@ describe('several processes', () => {
       expect(gotB).toEqual([]);
     } finally {
       await other.close();
+    }
+  });
+
+  it.runIf(process.env.DATABASE_URL)('lets a worker process (no HTTP server) emit to clients of an api process', async () => {
+    const worker = await secondApp('worker');
+    try {
+      await expect.poll(async () => [await t.app.realtime.serverCount(), await worker.app.realtime.serverCount()], { timeout: 10_000 }).toEqual([2, 2]);
+      const customer = client(url);
+      t.app.realtime.setOrderLookup(async (_slug, orderNumber) => ({ tenantId: a.tenant._id, orderNumber }));
+      expect(await ask(customer, 'trackOrder', { slug: a.slug, orderNumber: '20260101-0077' })).toMatchObject({ ok: true });
+      const arriving = next(customer, 'paymentUpdate');
+      worker.app.realtime.toOrder(a.tenant._id, '20260101-0077', 'paymentUpdate', { status: 'declined' });
+      expect(await arriving).toEqual({ status: 'declined' });
+    } finally {
+      await worker.close();
     }
   });
 

@@ -259,6 +259,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   }
 
   let closing: Promise<void> | null = null;
+  let attached = false;
   function disconnectLocal() {
     for (const nsp of [main, inventory]) nsp.local.disconnectSockets(true);
   }
@@ -273,6 +274,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     },
     attach(server) {
       io.attach(server);
+      attached = true;
     },
     async start() {
       if (!pool) return;
@@ -290,7 +292,9 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     close() {
       closing ??= (async () => {
         disconnectLocal();
-        await io.close();
+        // io.close() also closes the engine, which exists only once attached to an HTTP server.
+        if (attached) await io.close();
+        else await Promise.allSettled([main, inventory].map(async (nsp) => nsp.adapter.close()));
         await pool?.end();
       })();
       return closing;
