@@ -25,6 +25,13 @@ import { tablesService } from './modules/tables/tables.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { reservationsService } from './modules/reservations/reservations.service.js';
 import { rateLimiter } from './platform/rate-limit.js';
+import { idempotency } from './platform/idempotency.js';
+import { injectDeliverer, makePaymentProviders, type PaymentProviders, type PaymentProvidersOptions } from './integrations/providers.js';
+import { branchesService } from './modules/branches/branches.service.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { ordersService } from './modules/orders/orders.service.js';
+import { paymentsRoutes } from './modules/orders/payments.routes.js';
+import { PAYMENT_SWEEP_JOB, paymentsService } from './modules/orders/payments.service.js';
 
 export interface AppOptions {
   database: Database;
@@ -34,6 +41,8 @@ export interface AppOptions {
   /** Job queue tuning. Workers run when the role is worker or all, unless `jobs.workers` says otherwise. */
   jobs?: Partial<Pick<JobsOptions, 'workers' | 'scheduler' | 'pollingIntervalMs' | 'poolSize' | 'stopTimeoutMs' | 'boss'>>;
   realtime?: Partial<Pick<RealtimeOptions, 'heartbeatIntervalMs' | 'heartbeatTimeoutMs' | 'maxTrackedOrders' | 'maxJoinsPerMinute'>>;
+  /** Payment provider overrides (tests pass a fetch or a webhook deliverer). */
+  payments?: PaymentProvidersOptions;
 }
 
 /** Log options: JSON lines, with credentials redacted wherever they could appear. */
@@ -56,7 +65,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-export function buildServices(deps: Deps) {
+export function buildServices(deps: Deps, providers: PaymentProviders) {
   const users = usersService(deps);
   const auth = authService(deps, users);
   const tenants = tenantsService(deps);
@@ -64,12 +73,15 @@ export function buildServices(deps: Deps) {
   const menu = menuService(deps);
   const tables = tablesService(deps);
   const reservations = reservationsService(deps);
-  return { users, auth, tenants, rateLimits, menu, tables, reservations };
+  const branches = branchesService(deps);
+  const orders = ordersService(deps, { menu, tables, branches });
+  const payments = paymentsService(deps, { orders, providers, tenants, branches });
+  return { users, auth, tenants, rateLimits, menu, tables, reservations, branches, orders, payments, idempotency: idempotency(deps.db, deps.clock) };
 }
 
 export type Services = ReturnType<typeof buildServices>;
 
-export type App = FastifyInstance & { services: Services; deps: Deps; jobs: Jobs; realtime: Realtime };
+export type App = FastifyInstance & { services: Services; deps: Deps; jobs: Jobs; realtime: Realtime; providers: PaymentProviders };
 
 export async function buildApp(opts: AppOptions): Promise<App> {
   const { database, config } = opts;
@@ -99,10 +111,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     jobs,
     realtime,
   };
-  const services = buildServices(deps);
+  // In-process simulators deliver their webhooks through the app itself (no socket, same route and signature check).
+  const providers = makePaymentProviders(config, { clock, log: app.log, gatewayAWebhook: injectDeliverer(app), ...opts.payments });
+  const services = buildServices(deps, providers);
+  realtime.setOrderLookup(async (slug, orderNumber) => {
+    const tenant = await deps.tenants.bySlug(slug);
+    const order = tenant?.isActive ? await services.orders.findByNumber(tenant.id, orderNumber) : null;
+    return order ? { tenantId: order.tenantId, orderNumber: order.orderNumber } : null;
+  });
   app.addHook('onReady', async () => {
     await realtime.start();
     await jobs.start();
+    await jobs.schedule(PAYMENT_SWEEP_JOB, '* * * * *');
   });
   app.addHook('preClose', async () => {
     // Stop taking WebSocket clients and new jobs at once; running jobs finish during onClose.
@@ -112,9 +132,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     await realtime.close();
+    await providers.close();
   });
 
   healthRoutes(app, database);
+  await providers.mountSimulators(app);
   await app.register(async (scope) => {
     installGuards(scope, deps);
     authRoutes(scope, services);
@@ -123,7 +145,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     menuRoutes(scope, services);
     tablesRoutes(scope, services);
     reservationsRoutes(scope, services);
+    ordersRoutes(scope, services);
+    paymentsRoutes(scope, services);
   });
 
-  return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime });
+  return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime, providers });
 }

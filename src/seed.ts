@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { Services } from './app.js';
+import { seedDemoBranches } from './modules/branches/branches.demo.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { users } from './db/schema/users.js';
@@ -43,12 +44,13 @@ export async function seedFirstStart(db: Db, services: Services, config: Config,
     plan: 'premium',
     businessType: 'restaurant',
   });
+  const points = await seedDemoBranches(services.branches, tenant._id);
   for (const [role, email, name] of [
     ['admin', 'admin@demo.local', 'Ana Admin'],
     ['staff', 'staff@demo.local', 'Bruno Garçom'],
   ] as const) {
     const id = await services.users.createAccount({ email, name, password: demoPassword });
-    await services.users.addMember(tenant._id, id, role);
+    await services.users.addMember(tenant._id, id, role, role === 'staff' ? { assignedPdvIds: points.pdvIds } : {});
     logins.push({ who: `demo ${role}`, email, password: demoPassword, tenant: 'demo' });
   }
   await seedDemoMenu(services.menu, tenant._id);

@@ -114,7 +114,6 @@ export const Order = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { $id: 'Order' },
 );
 export type OrderView = Static<typeof Order>;
 

@@ -133,8 +133,12 @@ export function usersService({ db, config }: Deps) {
       });
       return id;
     },
-    addMember: (tenantId: string, userId: string, role: q.MemberRow['role']) =>
-      q.insertMembership(db, { tenantId, userId, role }),
+    addMember: (
+      tenantId: string,
+      userId: string,
+      role: q.MemberRow['role'],
+      assigned: { assignedPdvIds?: string[]; assignedBranchIds?: string[] } = {},
+    ) => q.insertMembership(db, { tenantId, userId, role, ...assigned }),
   };
 }
 
