@@ -158,6 +158,19 @@ describe('gateway_a simulator over HTTP', () => {
     expect(hook.received[3].raw).toBe(hook.received[0].raw);
   });
 
+  it('closes promptly while webhook retries are pending', async () => {
+    const hook = await receiver([500]);
+    const sim = createGatewayASimulator({ webhookUrl: hook.url, webhookRetryDelaysMs: [60_000] });
+    const url = await sim.listen();
+    const client = new HttpGatewayAClient({ baseUrl: url, clientId: GATEWAY_A_SIM_CLIENT_ID, clientSecret: GATEWAY_A_SIM_CLIENT_SECRET });
+    const { intentId } = await client.createPaymentIntent(input);
+    await sim.approve(intentId);
+    const started = Date.now();
+    await sim.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('sends unsigned webhooks when it has no secret', async () => {
     const { client, hook, sim } = await start({ webhookSecret: undefined });
     const { intentId } = await client.createPaymentIntent(input);

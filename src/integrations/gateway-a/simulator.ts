@@ -180,7 +180,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
   let tokenRequests = 0;
   const intents = new Map<string, SimIntent>();
   const decisionTimers = new Map<string, NodeJS.Timeout>();
-  const retryTimers = new Set<NodeJS.Timeout>();
+  const retryTimers = new Map<NodeJS.Timeout, () => void>(); // timer -> settles its tracked promise
   const inFlight = new Set<Promise<unknown>>();
   const deliveries: WebhookDelivery[] = [];
   const listeners = new Set<(d: WebhookDelivery) => void>();
@@ -278,7 +278,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
             if (closed) return resolve();
             attempt(intent, shape, body, signature, n + 1).then(() => resolve(), () => resolve());
           }, wait);
-          retryTimers.add(t);
+          retryTimers.set(t, resolve);
         }),
       );
     }
@@ -602,7 +602,10 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
       closed = true;
       for (const t of decisionTimers.values()) clearTimeout(t);
       decisionTimers.clear();
-      for (const t of retryTimers) clearTimeout(t);
+      for (const [t, settle] of retryTimers) {
+        clearTimeout(t);
+        settle();
+      }
       retryTimers.clear();
       await Promise.allSettled([...inFlight]);
       await Promise.all(servers.splice(0).map((s) => s.close()));

@@ -1,0 +1,203 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadPaymentsConfig, type PaymentsConfig } from '../config.js';
+import { HttpGatewayAClient } from './gateway-a/client.js';
+import { checkGatewayASignature, GATEWAY_A_SIGNATURE_HEADER } from './gateway-a/signature.js';
+import { createGatewayASimulator } from './gateway-a/simulator.js';
+import { parseGatewayAWebhook, type GatewayAWebhookEvent } from './gateway-a/webhook.js';
+import { defaultPaymentsConfig, injectDeliverer, makePaymentProviders, type PaymentProviders } from './providers.js';
+import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './wallet/simulator.js';
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/**
+ * A stand-in for the service's webhook route, written the way the orders module should:
+ * raw body kept for the signature, 401 on a bad signature, warning when no secret is configured.
+ */
+function serviceApp(secret: () => string | undefined) {
+  const app = Fastify({ logger: false });
+  const events: GatewayAWebhookEvent[] = [];
+  const warnings: string[] = [];
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.post('/api/gateway-a/webhook', async (req, reply) => {
+      const raw = req.body as string;
+      const check = checkGatewayASignature(raw, req.headers[GATEWAY_A_SIGNATURE_HEADER.toLowerCase()], secret());
+      if (!check.valid && check.reason !== 'missing_secret') return reply.code(401).send({ statusCode: 401, message: 'invalid signature' });
+      if (!check.valid) warnings.push('gateway_a webhook accepted without a signature check');
+      const event = parseGatewayAWebhook(JSON.parse(raw));
+      if (!event) return reply.code(400).send({ statusCode: 400, message: 'unknown body' });
+      events.push(event);
+      return { received: true };
+    });
+  });
+  cleanups.push(() => app.close());
+  return { app, events, warnings };
+}
+
+function providers(payments?: PaymentsConfig, opts: Parameters<typeof makePaymentProviders>[1] = {}): PaymentProviders {
+  const p = makePaymentProviders({ publicUrl: 'http://localhost', payments }, opts);
+  cleanups.push(() => p.close());
+  return p;
+}
+
+describe('makePaymentProviders', () => {
+  it('runs in-process simulators by default: intent, approval on the terminal, signed webhook into the service', async () => {
+    let p: PaymentProviders;
+    const service = serviceApp(() => p.gatewayAWebhookSecret);
+    p = providers(undefined, { gatewayAWebhook: injectDeliverer(service.app) });
+    expect(p.gatewayAWebhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.simulators.gatewayA).toBeDefined();
+
+    const { intentId, status } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-DEMO-0001', amountCents: 2500, externalId: 'order-7', description: 'Mesa 2' });
+    expect(status).toBe('open');
+    const { webhook } = await p.simulators.gatewayA!.approve(intentId);
+    expect(webhook).toMatchObject({ status: 200 });
+    expect(service.events).toEqual([expect.objectContaining({ intentId, externalId: 'order-7', outcome: 'approved' })]);
+    expect(service.warnings).toEqual([]);
+    expect((await p.gatewayA!.getPaymentIntent(intentId)).status).toBe('approved');
+
+    // A webhook signed with another secret is refused by the route.
+    const forged = await service.app.inject({
+      method: 'POST',
+      url: '/api/gateway-a/webhook',
+      headers: { 'content-type': 'application/json', [GATEWAY_A_SIGNATURE_HEADER]: 'a'.repeat(64) },
+      payload: JSON.stringify({ event: 'x', data: { id: intentId, status: 'declined' } }),
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('delivers webhooks over real HTTP to the configured URL', async () => {
+    let p: PaymentProviders;
+    const service = serviceApp(() => p.gatewayAWebhookSecret);
+    const base = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    p = providers({ ...defaultPaymentsConfig(), gatewayA: { ...defaultPaymentsConfig().gatewayA, simWebhookUrl: `${base}/api/gateway-a/webhook`, simWebhookShape: 'external' } });
+    const { intentId } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 100, externalId: 'order-8', description: 'x' });
+    await p.simulators.gatewayA!.decline(intentId);
+    expect(service.events).toEqual([expect.objectContaining({ shape: 'external', intentId, externalId: 'order-8', outcome: 'declined' })]);
+  });
+
+  it('mounts the simulators on the service so a person can play the terminal with curl', async () => {
+    const p = providers();
+    const app = Fastify({ logger: false });
+    cleanups.push(() => app.close());
+    await p.mountSimulators(app);
+
+    const { intentId } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 990, externalId: 'o', description: 'x' });
+    const list = await app.inject({ method: 'GET', url: '/__sim/gateway-a/__sim/intents' });
+    expect(list.json()).toEqual([expect.objectContaining({ id: intentId, state: 'OPEN' })]);
+    const approve = await app.inject({ method: 'POST', url: `/__sim/gateway-a/__sim/intents/${intentId}/approve` });
+    expect(approve.statusCode).toBe(200);
+    expect((await p.gatewayA!.getPaymentIntent(intentId)).status).toBe('approved');
+
+    const pay = await app.inject({
+      method: 'POST',
+      url: '/__sim/wallet/v1/payments',
+      headers: { authorization: `Bearer ${WALLET_SIM_ACCOUNT.accessToken}`, 'x-idempotency-key': 'k1' },
+      payload: { transaction_amount: 10, token: WALLET_TEST_CARDS.approved, payer: { email: 'a@b.co' } },
+    });
+    expect(pay.json()).toMatchObject({ status: 'approved' });
+    expect(p.describe('http://localhost:3000').join('\n')).toContain('http://localhost:3000/__sim/gateway-a/__sim/intents/<intentId>/approve');
+  });
+
+  it('uses the in-process wallet simulator by default', async () => {
+    const p = providers();
+    expect(await p.wallet.charge({
+      accessToken: WALLET_SIM_ACCOUNT.accessToken,
+      cardToken: WALLET_TEST_CARDS.insufficientFunds,
+      amountCents: 1000,
+      description: 'x',
+      payer: { email: 'a@b.co' },
+      idempotencyKey: 'k',
+    })).toMatchObject({ status: 'rejected', statusDetail: 'cc_rejected_insufficient_amount' });
+    expect(await p.wallet.listDevices(WALLET_SIM_ACCOUNT.accessToken)).toHaveLength(1);
+  });
+
+  it('has no gateway_a client when it is off', () => {
+    const d = defaultPaymentsConfig();
+    const p = providers({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' } });
+    expect(p.gatewayA).toBeNull();
+    expect(p.gatewayAWebhookSecret).toBeUndefined();
+    expect(p.simulators.gatewayA).toBeUndefined();
+  });
+
+  it('talks to a standalone simulator when a base URL is given, and to the gateway in live mode', async () => {
+    const sim = createGatewayASimulator();
+    cleanups.push(() => sim.close());
+    const url = await sim.listen();
+    const d = defaultPaymentsConfig();
+    const p = providers({ ...d, gatewayA: { ...d.gatewayA, baseUrl: url } });
+    expect(p.simulators.gatewayA).toBeUndefined();
+    const { intentId } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 100, externalId: 'o', description: 'x' });
+    expect(sim.getIntent(intentId)).toMatchObject({ state: 'OPEN', amount: 100 });
+
+    const live = providers({ ...d, gatewayA: { ...d.gatewayA, mode: 'live', clientId: 'id', clientSecret: 'secret', sandbox: false } });
+    expect(live.gatewayA).toBeInstanceOf(HttpGatewayAClient);
+    expect(live.gatewayA).toMatchObject({ sandbox: false });
+    expect(live.simulators.gatewayA).toBeUndefined();
+  });
+});
+
+describe('payment settings from the environment', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const dataDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'ro-payments-'));
+    dirs.push(d);
+    return d;
+  };
+
+  it('defaults to in-process simulators with a webhook secret kept in the data dir', () => {
+    const dir = dataDir();
+    const a = loadPaymentsConfig({}, dir);
+    expect(a.gatewayA).toMatchObject({ mode: 'simulator', baseUrl: undefined, sandbox: true, timeoutMs: 60_000, simOutcome: 'manual', webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(a.wallet).toEqual({ mode: 'simulator', baseUrl: undefined, timeoutMs: 60_000 });
+    expect(loadPaymentsConfig({}, dir).gatewayA.webhookSecret).toBe(a.gatewayA.webhookSecret);
+  });
+
+  it('reads the gateway settings', () => {
+    const c = loadPaymentsConfig(
+      {
+        GATEWAY_A_MODE: 'live',
+        GATEWAY_A_CLIENT_ID: 'cid',
+        GATEWAY_A_CLIENT_SECRET: 'cs',
+        GATEWAY_A_WEBHOOK_SECRET: 'whs',
+        GATEWAY_A_SANDBOX: 'false',
+        GATEWAY_A_BASE_URL: 'https://gateway.example/',
+        WALLET_MODE: 'live',
+        WALLET_BASE_URL: 'https://wallet.example',
+      },
+      dataDir(),
+    );
+    expect(c.gatewayA).toMatchObject({ mode: 'live', clientId: 'cid', clientSecret: 'cs', webhookSecret: 'whs', sandbox: false, baseUrl: 'https://gateway.example' });
+    expect(c.wallet).toMatchObject({ mode: 'live', baseUrl: 'https://wallet.example' });
+  });
+
+  it('does not invent a webhook secret for a standalone simulator or the live gateway', () => {
+    expect(loadPaymentsConfig({ GATEWAY_A_BASE_URL: 'http://127.0.0.1:4010' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
+    expect(loadPaymentsConfig({ GATEWAY_A_MODE: 'live', GATEWAY_A_CLIENT_ID: 'a', GATEWAY_A_CLIENT_SECRET: 'b' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
+  });
+
+  it('refuses inconsistent settings', () => {
+    const dir = dataDir();
+    for (const env of [
+      { GATEWAY_A_MODE: 'live' },
+      { GATEWAY_A_MODE: 'live', GATEWAY_A_CLIENT_ID: 'a' },
+      { GATEWAY_A_MODE: 'mock' },
+      { GATEWAY_A_SANDBOX: 'maybe' },
+      { GATEWAY_A_BASE_URL: 'ftp://x' },
+      { GATEWAY_A_BASE_URL: 'not a url' },
+      { GATEWAY_A_TIMEOUT_MS: '10' },
+      { GATEWAY_A_SIM_OUTCOME: 'random' },
+      { WALLET_MODE: 'off' },
+    ]) {
+      expect(() => loadPaymentsConfig(env, dir), JSON.stringify(env)).toThrow(ConfigError);
+    }
+  });
+});
