@@ -60,6 +60,43 @@ export function versionedBodyCache({ maxEntries = 2000 } = {}) {
 
 export type VersionedBodyCache = ReturnType<typeof versionedBodyCache>;
 
+/**
+ * Wraps a read (such as "current version of this tenant's menu") so that concurrent callers share
+ * database round trips without ever getting an answer older than their call: a caller joins a read
+ * only if that read starts after the call was made. While one read per key is in flight, every new
+ * caller waits for the next one, which starts as soon as the current one ends. Under load this turns
+ * N simultaneous lookups into at most two, and a value committed before a call is always seen by it.
+ */
+export function freshReadCoalescer<T>(read: (key: string) => Promise<T>) {
+  const inFlight = new Map<string, Promise<T>>();
+  const queued = new Map<string, Promise<T>>();
+
+  function start(key: string): Promise<T> {
+    const p = read(key).finally(() => {
+      if (inFlight.get(key) === p) inFlight.delete(key);
+    });
+    inFlight.set(key, p);
+    return p;
+  }
+
+  return (key: string): Promise<T> => {
+    const running = inFlight.get(key);
+    if (!running) return start(key);
+    let next = queued.get(key);
+    if (!next) {
+      next = running.then(
+        () => undefined,
+        () => undefined,
+      ).then(() => {
+        queued.delete(key);
+        return start(key);
+      });
+      queued.set(key, next);
+    }
+    return next;
+  };
+}
+
 /** Response schema piece for the 304 of a conditional GET. */
 export const NotModified = Type.Null({ description: 'Not modified: the ETag given in If-None-Match is current' });
 

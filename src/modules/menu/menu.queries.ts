@@ -13,9 +13,17 @@ import {
 
 // ---- version
 
-export async function menuVersion(db: Db, tenantId: string): Promise<number> {
-  const [row] = await db.select({ v: menuVersions.version }).from(menuVersions).where(eq(menuVersions.tenantId, tenantId));
-  return row?.v ?? 0;
+/** The tenant's menu version as a prepared statement: it runs on every public menu read. */
+export function menuVersionReader(db: Db): (tenantId: string) => Promise<number> {
+  const stmt = db
+    .select({ v: menuVersions.version })
+    .from(menuVersions)
+    .where(eq(menuVersions.tenantId, sql.placeholder('tenantId')))
+    .prepare('menu_version');
+  return async (tenantId) => {
+    const [row] = await stmt.execute({ tenantId });
+    return row?.v ?? 0;
+  };
 }
 
 /**

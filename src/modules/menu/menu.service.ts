@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { MenuCategoryRow, ModifierGroupRow, ModifierOption } from '../../db/schema/menu.js';
 import type { Deps } from '../../platform/deps.js';
 import { badRequest, conflict, invalidField, notFound } from '../../platform/errors.js';
-import { versionedBodyCache, type CachedBody } from '../../platform/http-cache.js';
+import { freshReadCoalescer, versionedBodyCache, type CachedBody } from '../../platform/http-cache.js';
 import * as q from './menu.queries.js';
 import { groupRuleViolations, resolveGroupRules } from './menu.rules.js';
 import type {
@@ -92,11 +92,13 @@ const dedupe = (values: string[]) => [...new Set(values.map((v) => v.trim()))];
 
 export function menuService({ db }: Deps) {
   const cache = versionedBodyCache();
+  /** Checked on every public read; simultaneous reads share a round trip that started after they arrived. */
+  const currentVersion = freshReadCoalescer(q.menuVersionReader(db));
 
   /** The cached body of a public read, rebuilt only when the tenant's menu version moved. */
   async function cached(tenantId: string, key: string, build: () => Promise<unknown>): Promise<CachedBody> {
     // Version first, data second: a body is never older than the version it is filed under.
-    const version = await q.menuVersion(db, tenantId);
+    const version = await currentVersion(tenantId);
     const k = `${tenantId}:${key}`;
     return cache.get(k, version) ?? cache.set(k, version, await build());
   }
