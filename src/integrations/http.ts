@@ -63,7 +63,7 @@ export async function callProvider(req: ProviderRequest): Promise<ProviderRespon
     }
     throw new ProviderUnavailableError(
       req.provider,
-      `${req.provider} unreachable for ${req.method} ${pathOf(req.url)}: ${(err as Error).message}`,
+      `${req.provider} unreachable for ${req.method} ${pathOf(req.url)}: ${describeError(err)}`,
       'network',
       undefined,
       undefined,
@@ -72,6 +72,13 @@ export async function callProvider(req: ProviderRequest): Promise<ProviderRespon
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** `fetch failed (ECONNREFUSED)` rather than undici's bare `fetch failed`. */
+export function describeError(err: unknown): string {
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
+  const detail = e?.cause?.code ?? e?.cause?.message;
+  return `${e?.message ?? String(err)}${detail ? ` (${detail})` : ''}`;
 }
 
 function pathOf(url: string): string {

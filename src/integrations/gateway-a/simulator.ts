@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto.js';
-import { silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
+import { describeError, silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
 import { consoleLogger, isMain, stopOnSignals } from '../standalone.js';
 import { TERMINAL_SERIAL } from './client.js';
 import { GATEWAY_A_SIGNATURE_HEADER, signGatewayAPayload } from './signature.js';
@@ -265,7 +265,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
       const res = await webhook.deliver({ url: webhook.url, headers, body });
       d = { ...base, status: res.status, error: res.status >= 200 && res.status < 300 ? null : `receiver answered ${res.status}` };
     } catch (err) {
-      d = { ...base, status: null, error: (err as Error).message };
+      d = { ...base, status: null, error: describeError(err) };
     }
     emit(d);
     if (d.error && n <= retryDelays.length && !closed) {
