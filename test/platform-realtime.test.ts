@@ -1,8 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { buildApp, type App } from '../src/app.js';
 import { openPostgres, type Database } from '../src/db/client.js';
-import type { JoinAck } from '../src/platform/realtime.js';
+import { createRealtime, type JoinAck } from '../src/platform/realtime.js';
 import { createTestApp, testConfig, type TestApp } from './app.js';
 import { makeSuperadmin, makeTenantWithTeam, makeUser } from './factories.js';
 
@@ -155,9 +157,23 @@ describe('inventory namespace', () => {
 describe('order tracking', () => {
   const orders = new Map<string, { tenantId: string; orderNumber: string }>();
 
-  it('answers unavailable until the orders module provides the lookup', async () => {
-    expect(await ask(client(url), 'trackOrder', { slug: a.slug, orderNumber: '20260101-0001' })).toMatchObject({ ok: false, error: 'unavailable' });
+  beforeAll(() => {
+    // Stands in for the orders module's lookup (app.ts wires the real one).
     t.app.realtime.setOrderLookup(async (slug, orderNumber) => orders.get(`${slug}/${orderNumber}`) ?? null);
+  });
+
+  it('answers unavailable while no lookup is provided', async () => {
+    const server = createServer();
+    const bare = createRealtime({ database: t.db.database, db: t.app.deps.db, jwt: t.app.deps.jwt, log: t.app.log });
+    bare.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const customer = client(`http://127.0.0.1:${port}`);
+      expect(await ask(customer, 'trackOrder', { slug: a.slug, orderNumber: '20260101-0001' })).toMatchObject({ ok: false, error: 'unavailable' });
+    } finally {
+      await bare.close();
+    }
   });
 
   it("gives a public client its order's events and nothing else", async () => {
