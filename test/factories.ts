@@ -115,3 +115,16 @@ export async function makeReservation(
     { customerName: 'Maria Souza', customerPhone: '(11) 98765-4321', date, time: '20:00', partySize: 4, ...overrides },
   );
 }
+
+/** A branch with one PDV (optionally with a card terminal). */
+export async function makePdv(app: App, tenant: { _id: string }, opts: { terminal?: string } = {}) {
+  const slug = `pdv-${uniq()}`;
+  const branch = await app.services.branches.createBranch(tenant._id, { name: `Filial ${slug}`, slug: `b-${slug}` });
+  const pdv = await app.services.branches.createPdv(tenant._id, {
+    branchId: branch.id,
+    name: `Caixa ${slug}`,
+    slug,
+    gatewayATerminalSerial: opts.terminal ?? null,
+  });
+  return { branchId: branch.id, pdvId: pdv.id, slug };
+}

@@ -106,10 +106,14 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       tags: ['orders'],
       summary: 'Close a tab: status delivered, optional payment method, table freed',
       params: TenantIdParams,
-      body: Type.Optional(CloseTabBody),
+      body: CloseTabBody,
       response: withErrors({ 200: Order }, [400, 401, 403, 404, 409]),
     },
     config: { auth: floor },
+    // The body is optional: a bare POST closes the tab without recording a payment method.
+    preValidation: async (req) => {
+      req.body ??= {};
+    },
     handler: (req) =>
       orders.closeTab(req.ctx, (req.params as { id: string }).id, (req.body as { paymentMethod?: PaymentMethod } | undefined)?.paymentMethod),
   });

@@ -17,9 +17,16 @@ export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return FLOW.indexOf(to) > FLOW.indexOf(from);
 }
 
+/** The chosen options of a line, independent of order (jsonb does not keep key order). */
+const choiceKey = (l: OrderLine) =>
+  (l.modifiers ?? [])
+    .map((g) => `${g.groupId}:${g.options.map((o) => o.name).sort().join(',')}`)
+    .sort()
+    .join('|');
+
 /** Two lines are the same dish when item, modifiers and notes all match. */
 function sameDish(a: OrderLine, b: OrderLine): boolean {
-  return a.menuItem === b.menuItem && (a.notes ?? '') === (b.notes ?? '') && JSON.stringify(a.modifiers ?? []) === JSON.stringify(b.modifiers ?? []);
+  return a.menuItem === b.menuItem && (a.notes ?? '') === (b.notes ?? '') && choiceKey(a) === choiceKey(b);
 }
 
 /** Adds lines to a tab: the same dish gets its quantity incremented, anything else a new line. */
