@@ -11,6 +11,9 @@ import {
   type ModifierGroupRow,
 } from '../../db/schema/menu.js';
 
+/** Names compare as a Brazilian reader expects (accents next to their letter, case ignored). */
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
 // ---- version
 
 /** The tenant's menu version as a prepared statement: it runs on every public menu read. */
@@ -39,11 +42,12 @@ export async function bumpVersion(db: Db, tenantId: string) {
 
 // ---- categories
 
-export function listCategories(db: Db, tenantId: string, { activeOnly }: { activeOnly: boolean }): Promise<MenuCategoryRow[]> {
+export async function listCategories(db: Db, tenantId: string, { activeOnly }: { activeOnly: boolean }): Promise<MenuCategoryRow[]> {
   const where = activeOnly
     ? and(eq(menuCategories.tenantId, tenantId), eq(menuCategories.isActive, true))
     : eq(menuCategories.tenantId, tenantId);
-  return db.select().from(menuCategories).where(where).orderBy(asc(menuCategories.order), asc(menuCategories.name), asc(menuCategories.id));
+  const rows = await db.select().from(menuCategories).where(where);
+  return rows.sort((a, b) => a.order - b.order || collator.compare(a.name, b.name) || (a.id < b.id ? -1 : 1));
 }
 
 export async function findCategory(db: Db, tenantId: string, id: string): Promise<MenuCategoryRow | null> {
@@ -97,12 +101,6 @@ export async function deleteCategory(db: Db, tenantId: string, id: string) {
 
 export type ItemRow = MenuItemRow & { modifierGroupIds: string[] };
 
-const groupIdsOfItem = sql<string[]>`coalesce((
-  select array_agg(l.group_id order by l.position)
-  from ${menuItemModifierGroups} l
-  where l.tenant_id = ${menuItems.tenantId} and l.item_id = ${menuItems.id}
-), '{}')`;
-
 const itemColumns = {
   tenantId: menuItems.tenantId,
   id: menuItems.id,
@@ -117,8 +115,26 @@ const itemColumns = {
   deletedAt: menuItems.deletedAt,
   createdAt: menuItems.createdAt,
   updatedAt: menuItems.updatedAt,
-  modifierGroupIds: groupIdsOfItem,
 };
+
+/** Group ids of the given items (or of every item of the tenant), each list in display order. */
+async function groupIdsByItem(db: Db, tenantId: string, itemIds?: string[]): Promise<Map<string, string[]>> {
+  const where = itemIds
+    ? and(eq(menuItemModifierGroups.tenantId, tenantId), inArray(menuItemModifierGroups.itemId, itemIds))
+    : eq(menuItemModifierGroups.tenantId, tenantId);
+  const links = await db
+    .select({ itemId: menuItemModifierGroups.itemId, groupId: menuItemModifierGroups.groupId })
+    .from(menuItemModifierGroups)
+    .where(where)
+    .orderBy(asc(menuItemModifierGroups.itemId), asc(menuItemModifierGroups.position));
+  const out = new Map<string, string[]>();
+  for (const l of links) {
+    const list = out.get(l.itemId);
+    if (list) list.push(l.groupId);
+    else out.set(l.itemId, [l.groupId]);
+  }
+  return out;
+}
 
 export interface ItemFilter {
   /** Only what customers see: item active and available, category active. */
@@ -128,7 +144,7 @@ export interface ItemFilter {
   isActive?: boolean;
 }
 
-/** Live (not deleted) items in menu order: category order, then item name. */
+/** Live (not deleted) items in menu order: category order and name, then item name. */
 export async function listItems(db: Db, tenantId: string, filter: ItemFilter): Promise<ItemRow[]> {
   const where: SQL[] = [eq(menuItems.tenantId, tenantId), isNull(menuItems.deletedAt)];
   if (filter.publicOnly) {
@@ -137,23 +153,37 @@ export async function listItems(db: Db, tenantId: string, filter: ItemFilter): P
   if (filter.categoryId !== undefined) where.push(eq(menuItems.categoryId, filter.categoryId));
   if (filter.isAvailable !== undefined) where.push(eq(menuItems.isAvailable, filter.isAvailable));
   if (filter.isActive !== undefined) where.push(eq(menuItems.isActive, filter.isActive));
-  const rows = await db
-    .select(itemColumns)
-    .from(menuItems)
-    .innerJoin(menuCategories, and(eq(menuCategories.tenantId, menuItems.tenantId), eq(menuCategories.id, menuItems.categoryId)))
-    .where(and(...where))
-    .orderBy(asc(menuCategories.order), asc(menuCategories.name), asc(menuItems.name), asc(menuItems.id));
-  return rows.map(fixIds);
+  const [rows, groups] = await Promise.all([
+    db
+      .select({ ...itemColumns, categoryOrder: menuCategories.order, categoryName: menuCategories.name })
+      .from(menuItems)
+      .innerJoin(menuCategories, and(eq(menuCategories.tenantId, menuItems.tenantId), eq(menuCategories.id, menuItems.categoryId)))
+      .where(and(...where)),
+    groupIdsByItem(db, tenantId),
+  ]);
+  // Sorted here rather than in SQL: locale-aware and cheaper than the database collation.
+  rows.sort(
+    (a, b) =>
+      a.categoryOrder - b.categoryOrder ||
+      collator.compare(a.categoryName, b.categoryName) ||
+      (a.categoryId! < b.categoryId! ? -1 : a.categoryId! > b.categoryId! ? 1 : 0) ||
+      collator.compare(a.name, b.name) ||
+      (a.id < b.id ? -1 : 1),
+  );
+  return rows.map(({ categoryOrder: _o, categoryName: _n, ...item }) => ({ ...item, modifierGroupIds: groups.get(item.id) ?? [] }));
 }
 
 /** Live items by id (missing and deleted ones are simply absent). */
 export async function itemsByIds(db: Db, tenantId: string, ids: string[]): Promise<ItemRow[]> {
   if (!ids.length) return [];
-  const rows = await db
-    .select(itemColumns)
-    .from(menuItems)
-    .where(and(eq(menuItems.tenantId, tenantId), inArray(menuItems.id, ids), isNull(menuItems.deletedAt)));
-  return rows.map(fixIds);
+  const [rows, groups] = await Promise.all([
+    db
+      .select(itemColumns)
+      .from(menuItems)
+      .where(and(eq(menuItems.tenantId, tenantId), inArray(menuItems.id, ids), isNull(menuItems.deletedAt))),
+    groupIdsByItem(db, tenantId, ids),
+  ]);
+  return rows.map((item) => ({ ...item, modifierGroupIds: groups.get(item.id) ?? [] }));
 }
 
 export async function findItem(db: Db, tenantId: string, id: string): Promise<ItemRow | null> {
@@ -270,16 +300,4 @@ export async function softDeleteGroup(db: Db, tenantId: string, id: string): Pro
     .delete(menuItemModifierGroups)
     .where(and(eq(menuItemModifierGroups.tenantId, tenantId), eq(menuItemModifierGroups.groupId, id)));
   return true;
-}
-
-/** Ids aggregated in raw SQL come back as char(24) strings; make sure no padding slips through. */
-function fixIds<T extends { modifierGroupIds: string[] | string }>(row: T): T & { modifierGroupIds: string[] } {
-  const ids = row.modifierGroupIds;
-  return { ...row, modifierGroupIds: Array.isArray(ids) ? ids.map((s) => s.trim()) : parsePgArray(ids) };
-}
-
-/** `{a,b}` text form of an array, in case a driver hands the aggregate back unparsed. */
-function parsePgArray(text: string): string[] {
-  const inner = text.replace(/^\{|\}$/g, '');
-  return inner ? inner.split(',').map((s) => s.replace(/"/g, '').trim()) : [];
 }

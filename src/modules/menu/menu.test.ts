@@ -239,6 +239,16 @@ describe('menu items', () => {
     expect((await t.app.inject({ url: `/t/${slug}/admin/menu/items?isActive=maybe`, headers: staff.headers })).statusCode).toBe(400);
   });
 
+  it('orders the listing by category order, then names as a Brazilian reader expects', async () => {
+    const { tenant, slug } = await makeTenantWithTeam(t.app);
+    const drinks = await makeCategory(t.app, tenant, { name: 'Bebidas', order: 2 });
+    const starters = await makeCategory(t.app, tenant, { name: 'Entradas', order: 1 });
+    for (const name of ['Suco', 'água de coco', 'Abacaxi', 'Água tônica', 'Cerveja 10', 'Cerveja 9']) await makeMenuItem(t.app, tenant, { name, category: drinks._id });
+    await makeMenuItem(t.app, tenant, { name: 'Pastel', category: starters._id });
+    const names = (await t.app.inject({ url: `/t/${slug}/menu/items` })).json().map((i: { name: string }) => i.name);
+    expect(names).toEqual(['Pastel', 'Abacaxi', 'água de coco', 'Água tônica', 'Cerveja 9', 'Cerveja 10', 'Suco']);
+  });
+
   it('shows the item detail with allergens, expanded variations in order and a null bom', async () => {
     const { tenant, slug } = await makeTenantWithTeam(t.app);
     const ponto = await makeModifierGroup(t.app, tenant, { name: 'Ponto da carne' });
