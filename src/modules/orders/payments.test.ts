@@ -121,6 +121,8 @@ describe('process-payment with gateway_a (card terminal)', () => {
 
   it('cancels a payment still processing after 60 s and marks it declined', async () => {
     const s = await setup();
+    // Settle the expiry jobs earlier tests left in the queue, so the next one run is this test's.
+    await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
     const { intentId } = (await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();
     // Run early (by the service's clock only 0 s have passed): nothing happens, the job is retried.
     const early = await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true, limit: 1 });
