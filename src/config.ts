@@ -138,6 +138,12 @@ export function loadPaymentsConfig(env: NodeJS.ProcessEnv, dataDir: string): Pay
     return v.replace(/\/+$/, '');
   };
 
+  // The simulators' control API can approve payments: production must choose the providers on purpose.
+  if (env.NODE_ENV === 'production') {
+    for (const name of ['GATEWAY_A_MODE', 'WALLET_MODE']) {
+      if (!env[name]) throw new ConfigError(`${name} must be set when NODE_ENV=production (simulators are for development)`);
+    }
+  }
   const mode = choice('GATEWAY_A_MODE', ['simulator', 'live', 'off'] as const, 'simulator');
   const baseUrl = httpUrl('GATEWAY_A_BASE_URL');
   const clientId = env.GATEWAY_A_CLIENT_ID || undefined;

@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ro-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = (extra: Record<string, string>) => ({ DATA_DIR: dir, ...extra });
+
+describe('loadConfig', () => {
+  it('runs with no environment: generated secrets kept in the data dir, simulators on', () => {
+    const a = loadConfig(env({}));
+    const b = loadConfig(env({}));
+    expect(a.jwtSecret).toBe(b.jwtSecret);
+    expect(a.encryptionKey.equals(b.encryptionKey)).toBe(true);
+    expect(a.port).toBe(3000);
+    expect(a.payments?.gatewayA.mode).toBe('simulator');
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    expect(() => loadConfig(env({ PORT: 'abc' }))).toThrow(/PORT/);
+    expect(() => loadConfig(env({ ENCRYPTION_KEY: 'short' }))).toThrow(/ENCRYPTION_KEY/);
+    expect(() => loadConfig(env({ JWT_SECRET: 'short' }))).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig(env({ BCRYPT_COST: '99' }))).toThrow(/BCRYPT_COST/);
+  });
+
+  it('makes production choose its payment providers (no simulators by default)', () => {
+    expect(() => loadConfig(env({ NODE_ENV: 'production' }))).toThrow(ConfigError);
+    expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off' }))).toThrow(/WALLET_MODE/);
+    const ok = loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator' }));
+    expect(ok.payments?.gatewayA.mode).toBe('off');
+  });
+});
