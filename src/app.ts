@@ -66,14 +66,14 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 export function buildServices(deps: Deps, providers: PaymentProviders) {
-  const users = usersService(deps);
+  const branches = branchesService(deps);
+  const users = usersService(deps, branches);
   const auth = authService(deps, users);
   const tenants = tenantsService(deps);
   const rateLimits = rateLimiter(deps.db, deps.clock);
   const menu = menuService(deps);
   const tables = tablesService(deps);
   const reservations = reservationsService(deps);
-  const branches = branchesService(deps);
   const orders = ordersService(deps, { menu, tables, branches });
   const payments = paymentsService(deps, { orders, providers, tenants, branches });
   return { users, auth, tenants, rateLimits, menu, tables, reservations, branches, orders, payments, idempotency: idempotency(deps.db, deps.clock) };

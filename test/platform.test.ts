@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGuards } from '../src/platform/auth/guards.js';
-import { newId } from '../src/db/ids.js';
 import { createTestApp, type TestApp } from './app.js';
-import { makeSuperadmin, makeTenant, makeTenantWithTeam, makeUser } from './factories.js';
+import { makePdv, makeSuperadmin, makeTenant, makeTenantWithTeam, makeUser } from './factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -134,8 +133,8 @@ describe('guard chain', () => {
 
   it('limits branch managers to their assigned branches', async () => {
     const a = await makeTenantWithTeam(t.app);
-    const mine = newId();
-    const other = newId();
+    const mine = (await makePdv(t.app, a.tenant)).branchId;
+    const other = (await makePdv(t.app, a.tenant)).branchId;
     const manager = await makeUser(t.app, a.tenant, 'branch_manager');
     await t.app.inject({ method: 'PUT', url: `/t/${a.slug}/users/${manager.id}`, headers: a.admin.headers, payload: { assignedBranchIds: [mine] } });
     const get = (branch: string, headers: object) => t.app.inject({ url: `/t/${a.slug}/__guard/branches/${branch}`, headers: headers as Record<string, string> });

@@ -27,3 +27,13 @@ export async function pdvIdsOfBranches(db: Db, tenantId: string, branchIds: stri
   const rows = await db.select({ id: pdvs.id }).from(pdvs).where(and(eq(pdvs.tenantId, tenantId), inArray(pdvs.branchId, branchIds)));
   return rows.map((r) => r.id);
 }
+
+export async function existingPdvIds(db: Db, tenantId: string, ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  return (await db.select({ id: pdvs.id }).from(pdvs).where(and(eq(pdvs.tenantId, tenantId), inArray(pdvs.id, ids)))).map((r) => r.id);
+}
+
+export async function existingBranchIds(db: Db, tenantId: string, ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  return (await db.select({ id: branches.id }).from(branches).where(and(eq(branches.tenantId, tenantId), inArray(branches.id, ids)))).map((r) => r.id);
+}

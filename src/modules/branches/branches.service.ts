@@ -2,6 +2,7 @@ import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { BranchScope } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
+import { invalidField } from '../../platform/errors.js';
 import * as q from './branches.queries.js';
 
 export interface PdvView {
@@ -48,6 +49,18 @@ export function branchesService({ db }: Deps) {
      * The PDVs a scoped user may act on: staff their assigned PDVs, a branch manager every PDV of
      * their branches. Null means no restriction.
      */
+    /** Throws 400 naming the field when an assignment names a PDV or branch this tenant does not have. */
+    async checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }) {
+      for (const [field, ids, existing] of [
+        ['assignedPdvIds', input.assignedPdvIds ?? [], q.existingPdvIds] as const,
+        ['assignedBranchIds', input.assignedBranchIds ?? [], q.existingBranchIds] as const,
+      ]) {
+        const found = new Set(await existing(db, tenantId, ids));
+        const missing = ids.find((id) => !found.has(id));
+        if (missing) throw invalidField(`body.${field}`, `unknown ${field === 'assignedPdvIds' ? 'PDV' : 'branch'} ${missing}`);
+      }
+    },
+
     async pdvScope(tenantId: string, scope: BranchScope): Promise<string[] | null> {
       if (scope.all) return null;
       const ofBranches = await q.pdvIdsOfBranches(db, tenantId, scope.branchIds);

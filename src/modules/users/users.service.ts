@@ -23,7 +23,12 @@ export function toUserView(m: q.MemberRow): UserView {
 const emailTaken = () => conflict('A user with this email already exists', 'email_taken');
 const lastAdmin = () => conflict('The tenant must keep at least one admin', 'last_admin');
 
-export function usersService({ db, config }: Deps) {
+/** What users need of the branches module: that assignments name this tenant's PDVs and branches. */
+export interface AssignmentChecker {
+  checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }): Promise<void>;
+}
+
+export function usersService({ db, config }: Deps, branches: AssignmentChecker) {
   async function member(tenantId: string, userId: string) {
     const m = await q.findMember(db, tenantId, userId);
     if (!m) throw notFound('User');
@@ -40,6 +45,7 @@ export function usersService({ db, config }: Deps) {
      * superadmin, who links the existing account to this tenant (its password is kept).
      */
     async create(ctx: TenantCtx, input: CreateUserInput): Promise<UserView> {
+      await branches.checkAssignments(ctx.tenantId, input);
       const email = normalizeEmail(input.email);
       const passwordHash = await hashPassword(input.password, config.bcryptCost);
       try {
@@ -70,6 +76,7 @@ export function usersService({ db, config }: Deps) {
     },
 
     async update(ctx: TenantCtx, userId: string, input: UpdateUserInput): Promise<UserView> {
+      await branches.checkAssignments(ctx.tenantId, input);
       try {
         await db.transaction(async (tx) => {
           await q.lockTenant(tx, ctx.tenantId);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { login, makeSuperadmin, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
+import { login, makePdv, makeSuperadmin, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 
 let t: TestApp;
@@ -127,7 +127,7 @@ describe('POST /t/:slug/users', () => {
 describe('PUT /t/:slug/users/:id', () => {
   it('changes name, role, assignments and password', async () => {
     const a = await makeTenantWithTeam(t.app);
-    const pdv = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+    const { pdvId: pdv } = await makePdv(t.app, a.tenant);
     const res = await req('PUT', `/t/${a.slug}/users/${a.staff.id}`, a.admin.headers, {
       name: 'Renamed',
       role: 'branch_manager',
@@ -137,6 +137,25 @@ describe('PUT /t/:slug/users/:id', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Renamed', role: 'branch_manager', assignedPdvIds: [pdv] });
     expect((await login(t.app, a.staff.email, 'brand-new-pass')).statusCode).toBe(200);
+  });
+
+  it("refuses assignments to PDVs and branches the tenant does not have, another tenant's included", async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const b = await makeTenantWithTeam(t.app);
+    const theirs = await makePdv(t.app, b.tenant);
+    for (const [payload, field] of [
+      [{ assignedPdvIds: [theirs.pdvId] }, 'body.assignedPdvIds'],
+      [{ assignedPdvIds: ['a'.repeat(24)] }, 'body.assignedPdvIds'],
+      [{ assignedBranchIds: [theirs.branchId] }, 'body.assignedBranchIds'],
+    ] as const) {
+      const res = await req('PUT', `/t/${a.slug}/users/${a.staff.id}`, a.admin.headers, payload);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().details[0].field).toBe(field);
+    }
+    const created = await req('POST', `/t/${a.slug}/users`, a.admin.headers, { email: 'z@example.com', name: 'Z', password: 'long-enough', role: 'staff', assignedPdvIds: [theirs.pdvId] });
+    expect(created.statusCode).toBe(400);
+    const staff = (await req('GET', `/t/${a.slug}/users`, a.admin.headers)).json().find((u: { _id: string }) => u._id === a.staff.id);
+    expect(staff.assignedPdvIds).toEqual([]);
   });
 
   it('takes effect on the next request: a demoted admin loses access at once', async () => {
