@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installGuards } from './platform/auth/guards.js';
+import { memberCache } from './platform/auth/principal.js';
 import { createJobs, type Jobs, type JobsOptions } from './platform/jobs.js';
 import { createRealtime, type Realtime, type RealtimeOptions } from './platform/realtime.js';
 import { jwtSigner } from './platform/auth/jwt.js';
@@ -107,6 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     clock,
     jwt,
     tenants: tenantResolver(database.db),
+    members: memberCache(database.db),
     log: app.log,
     jobs,
     realtime,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { JwtSigner } from './auth/jwt.js';
+import type { MemberCache } from './auth/principal.js';
 import type { Clock } from './clock.js';
 import type { Jobs } from './jobs.js';
 import type { Realtime } from './realtime.js';
@@ -14,6 +15,8 @@ export interface Deps {
   clock: Clock;
   jwt: JwtSigner;
   tenants: TenantResolver;
+  /** Guard-chain cache of user memberships; call `forget(userId)` after changing a user or membership. */
+  members: MemberCache;
   log: FastifyBaseLogger;
   /** Background jobs: `register` handlers in the service factory, `send` (with `tx` inside a transaction). */
   jobs: Jobs;

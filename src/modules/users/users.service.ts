@@ -28,7 +28,7 @@ export interface AssignmentChecker {
   checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }): Promise<void>;
 }
 
-export function usersService({ db, config }: Deps, branches: AssignmentChecker) {
+export function usersService({ db, config, members }: Deps, branches: AssignmentChecker) {
   async function member(tenantId: string, userId: string) {
     const m = await q.findMember(db, tenantId, userId);
     if (!m) throw notFound('User');
@@ -72,6 +72,7 @@ export function usersService({ db, config }: Deps, branches: AssignmentChecker) 
         throw err;
       }
       const created = await q.findUserByEmail(db, email);
+      members.forget(created!.id);
       return toUserView(await member(ctx.tenantId, created!.id));
     },
 
@@ -106,6 +107,8 @@ export function usersService({ db, config }: Deps, branches: AssignmentChecker) 
       } catch (err) {
         if (isUniqueViolation(err)) throw emailTaken();
         throw err;
+      } finally {
+        members.forget(userId);
       }
       return toUserView(await member(ctx.tenantId, userId));
     },
@@ -121,6 +124,7 @@ export function usersService({ db, config }: Deps, branches: AssignmentChecker) 
         const user = await q.findUserById(tx, userId);
         if (user && !user.isSuperadmin && (await q.countMemberships(tx, userId)) === 0) await q.deleteUser(tx, userId);
       });
+      members.forget(userId);
       return { deleted: true };
     },
 
@@ -140,12 +144,15 @@ export function usersService({ db, config }: Deps, branches: AssignmentChecker) 
       });
       return id;
     },
-    addMember: (
+    addMember: async (
       tenantId: string,
       userId: string,
       role: q.MemberRow['role'],
       assigned: { assignedPdvIds?: string[]; assignedBranchIds?: string[] } = {},
-    ) => q.insertMembership(db, { tenantId, userId, role, ...assigned }),
+    ) => {
+      await q.insertMembership(db, { tenantId, userId, role, ...assigned });
+      members.forget(userId);
+    },
   };
 }
 

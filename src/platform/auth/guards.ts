@@ -4,7 +4,7 @@ import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { TenantRef, TenantResolver } from '../tenancy.js';
 import type { JwtSigner } from './jwt.js';
 import { PERMISSION_ALIASES, planHas, roleHolds, type Permission, type PlanFeature, type Role } from './permissions.js';
-import { loadMember, loadUser, type Principal } from './principal.js';
+import { loadUser, type MemberCache, type Principal } from './principal.js';
 
 /**
  * A route's guard rule, declared as data in `config.auth`. With no rule a route needs a valid JWT.
@@ -69,10 +69,11 @@ export interface GuardDeps {
   db: Db;
   jwt: JwtSigner;
   tenants: TenantResolver;
+  members: MemberCache;
 }
 
 /** Installs the guard chain on every route registered in `scope` (and its children). */
-export function installGuards(scope: FastifyInstance, { db, jwt, tenants }: GuardDeps) {
+export function installGuards(scope: FastifyInstance, { db, jwt, tenants, members }: GuardDeps) {
   scope.decorateRequest('ctx', null as unknown as TenantCtx);
   scope.decorateRequest('tenant', null);
   scope.decorateRequest('principal', null);
@@ -106,7 +107,7 @@ export function installGuards(scope: FastifyInstance, { db, jwt, tenants }: Guar
       if (rule.superadmin && !user.isSuperadmin) throw forbidden('Superadmin only');
       return;
     }
-    const found = await loadMember(db, claims.sub, tenant.id);
+    const found = await members.get(claims.sub, tenant.id);
     if (!found) throw unauthorized('Invalid or expired token');
     const { principal, membership } = found;
     req.principal = principal;

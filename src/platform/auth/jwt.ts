@@ -8,7 +8,8 @@ export interface AccessClaims {
 }
 
 export function jwtSigner(secret: string, clock: Clock) {
-  const key = new TextEncoder().encode(secret);
+  // Imported once: given raw bytes, jose would import the key again on every sign and verify.
+  const keyPromise = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   return {
     async sign(userId: string): Promise<string> {
       const now = Math.floor(clock.now().getTime() / 1000);
@@ -17,12 +18,12 @@ export function jwtSigner(secret: string, clock: Clock) {
         .setSubject(userId)
         .setIssuedAt(now)
         .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
-        .sign(key);
+        .sign(await keyPromise);
     },
     /** The claims, or null when the token is malformed, forged or expired. */
     async verify(token: string): Promise<AccessClaims | null> {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: clock.now() });
+        const { payload } = await jwtVerify(token, await keyPromise, { algorithms: ['HS256'], currentDate: clock.now() });
         if (payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
         return { sub: payload.sub };
       } catch (err) {

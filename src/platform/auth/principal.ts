@@ -50,3 +50,36 @@ export async function loadMember(
     membership: role ? { role, assignedPdvIds: assignedPdvIds ?? [], assignedBranchIds: assignedBranchIds ?? [] } : null,
   };
 }
+
+/** How long another process may keep a membership it read (a demotion or removal there waits this long). */
+const MEMBER_TTL_MS = 2_000;
+
+export type MemberLookup = NonNullable<Awaited<ReturnType<typeof loadMember>>>;
+
+/**
+ * Per-process cache of (user, tenant) -> user and membership, so the guard chain does not cost a
+ * database round trip on every request. Writes in this process call `forget` and take effect at
+ * once; other processes see them within two seconds.
+ */
+export function memberCache(db: Db) {
+  const cache = new Map<string, { value: MemberLookup | null; until: number }>();
+  return {
+    async get(userId: string, tenantId: string): Promise<MemberLookup | null> {
+      const key = `${userId}:${tenantId}`;
+      const now = Date.now();
+      const hit = cache.get(key);
+      if (hit && hit.until > now) return hit.value;
+      const value = await loadMember(db, userId, tenantId);
+      if (cache.size > 50_000) cache.clear();
+      cache.set(key, { value, until: now + MEMBER_TTL_MS });
+      return value;
+    },
+    /** Drops every cached membership of a user (any change to the user or their memberships). */
+    forget(userId: string) {
+      for (const key of cache.keys()) if (key.startsWith(`${userId}:`)) cache.delete(key);
+    },
+    clear: () => cache.clear(),
+  };
+}
+
+export type MemberCache = ReturnType<typeof memberCache>;
