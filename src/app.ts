@@ -90,6 +90,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.logLevel),
     genReqId,
+    // Fastify accepts a hop count too; its types list only booleans, strings and functions.
+    trustProxy: (config.trustProxy ?? false) as boolean | string,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true } },
   });

@@ -21,6 +21,19 @@ export interface Config {
   role: Role;
   /** Payment providers (gateway_a, wallet). Optional so a hand-built config gets the in-process simulators. */
   payments?: PaymentsConfig;
+  /**
+   * Which proxies' X-Forwarded-For to believe (client IPs for rate limits and logs): false (default),
+   * true (any), a hop count, or a comma-separated list of addresses/CIDRs.
+   */
+  trustProxy?: boolean | number | string;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(value)) return value;
+  throw new ConfigError('TRUST_PROXY must be true, false, a hop count or a list of addresses/CIDRs');
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== 'false',
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     role: parseRole(env.ROLE),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     payments: loadPaymentsConfig(env, dataDir),
   };
 }

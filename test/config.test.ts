@@ -23,6 +23,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env({ ENCRYPTION_KEY: 'short' }))).toThrow(/ENCRYPTION_KEY/);
     expect(() => loadConfig(env({ JWT_SECRET: 'short' }))).toThrow(/JWT_SECRET/);
     expect(() => loadConfig(env({ BCRYPT_COST: '99' }))).toThrow(/BCRYPT_COST/);
+    expect(() => loadConfig(env({ TRUST_PROXY: 'yes please' }))).toThrow(/TRUST_PROXY/);
+    expect(loadConfig(env({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(loadConfig(env({ TRUST_PROXY: '1' })).trustProxy).toBe(1);
   });
 
   it('makes production choose its payment providers (no simulators by default)', () => {
