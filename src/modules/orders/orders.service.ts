@@ -6,7 +6,7 @@ import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import { badRequest, conflict, forbidden, invalidField, isUniqueViolation, notFound } from '../../platform/errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
-import { localDate, nextDay, startOfLocalDay } from '../../platform/time.js';
+import { addDays, localDate, startOfLocalDay } from '../../platform/time.js';
 import type { BranchesService } from '../branches/branches.service.js';
 import type { MenuService } from '../menu/menu.service.js';
 import type { TablesService } from '../tables/tables.service.js';
@@ -229,7 +229,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
       const rows = await q.listOrders(db, ctx.tenantId, {
         status: query.status,
         from: startOfLocalDay(from, ctx.tenant.timezone),
-        to: startOfLocalDay(nextDay(to), ctx.tenant.timezone),
+        to: startOfLocalDay(addDays(to, 1), ctx.tenant.timezone),
         limit: query.limit ?? 200,
         pdvIds,
       });

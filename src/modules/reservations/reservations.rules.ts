@@ -1,21 +1,5 @@
 import type { ReservationStatus } from '../../db/schema/tables.js';
-import { localDate } from '../../platform/time.js';
-
-/** `YYYY-MM-DD` that names a day of the calendar (no 2025-02-30). */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-/** The wall-clock time (HH:MM, 24 h) of an instant in a time zone. */
-export function localTime(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${part('hour')}:${part('minute')}`;
-}
+import { localDate, localTime } from '../../platform/time.js';
 
 /**
  * Whether a reservation slot is already over in the tenant's time zone: a day before today,
@@ -40,10 +24,4 @@ const MOVES: Record<ReservationStatus, readonly ReservationStatus[]> = {
 
 export function canMove(from: ReservationStatus, to: ReservationStatus): boolean {
   return MOVES[from].includes(to);
-}
-
-/** A calendar date `days` after (or before) a `YYYY-MM-DD` date. */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }

@@ -4,7 +4,8 @@ import type { Deps } from '../../platform/deps.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import * as q from './reservations.queries.js';
-import { canMove, isCalendarDate, slotInPast } from './reservations.rules.js';
+import { isCalendarDate } from '../../platform/time.js';
+import { canMove, slotInPast } from './reservations.rules.js';
 import type { CreateReservationInput, ReservationsFilter, ReservationView, UpdateReservationInput } from './reservations.schemas.js';
 
 export function toReservationView(r: ReservationRow): ReservationView {

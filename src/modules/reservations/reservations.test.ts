@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeReservation, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
-import { addDays, isCalendarDate, localTime, slotInPast } from './reservations.rules.js';
+import { addDays, isCalendarDate, localTime } from '../../platform/time.js';
+import { slotInPast } from './reservations.rules.js';
 
 let t: TestApp;
 beforeAll(async () => {
