@@ -60,6 +60,8 @@ export const orders = pgTable(
     paymentGateway: text('payment_gateway', { enum: PAYMENT_GATEWAYS }),
     paymentTransactionId: text('payment_transaction_id'),
     paymentIntentId: text('payment_intent_id'),
+    /** Card terminal the current attempt was sent to (gateway_a), needed to cancel it. */
+    paymentTerminalSerial: text('payment_terminal_serial'),
     paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }),
     paymentAttempts: integer('payment_attempts').notNull().default(0),
     paymentStartedAt: ts('payment_started_at'),

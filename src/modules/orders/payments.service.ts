@@ -132,10 +132,14 @@ export function paymentsService(
     const stale = await q.staleProcessingPayments(db, new Date(clock.now().getTime() - PAYMENT_TIMEOUT_MS));
     for (const s of stale) {
       const order = await q.findByIdAnyTenant(db, s.id);
-      if (order?.paymentIntentId && order.paymentGateway === 'gateway_a') {
-        const serial = (await branches.findPdv(order.tenantId, order.pdvId ?? ''))?.gatewayATerminalSerial;
-        if (serial) await expire({ tenantId: order.tenantId, orderId: order.id, attempt: order.paymentAttempts, terminalSerial: serial, intentId: order.paymentIntentId });
-      }
+      if (!order?.paymentIntentId || order.paymentGateway !== 'gateway_a' || !order.paymentTerminalSerial) continue;
+      await expire({
+        tenantId: order.tenantId,
+        orderId: order.id,
+        attempt: order.paymentAttempts,
+        terminalSerial: order.paymentTerminalSerial,
+        intentId: order.paymentIntentId,
+      });
     }
     return stale.length;
   });
@@ -166,6 +170,7 @@ export function paymentsService(
             paymentStartedAt: clock.now(),
             paymentIntentId: null,
             paymentTransactionId: null,
+            paymentTerminalSerial: serial,
           });
           return { order: updated, serial, previous: order.paymentStatus };
         });

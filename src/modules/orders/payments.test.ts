@@ -4,7 +4,7 @@ import { signGatewayAPayload } from '../../integrations/gateway-a/signature.js';
 import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from '../../integrations/wallet/simulator.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeMenuItem, makePdv, makeTenantWithTeam } from '../../../test/factories.js';
-import { PAYMENT_EXPIRY_JOB } from './payments.service.js';
+import { PAYMENT_EXPIRY_JOB, PAYMENT_SWEEP_JOB } from './payments.service.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -133,6 +133,26 @@ describe('process-payment with gateway_a (card terminal)', () => {
     try {
       const due = await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
       expect(due.completed).toBe(1);
+    } finally {
+      t.clock.advance(-61_000);
+    }
+    expect((await getOrder(s)).paymentStatus).toBe('declined');
+    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+  });
+});
+
+describe('payment sweep', () => {
+  it('expires an overdue terminal payment whose own expiry job was lost', async () => {
+    const s = await setup();
+    await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
+    const { intentId } = (await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();
+    await t.app.jobs.send(PAYMENT_SWEEP_JOB, {});
+    await t.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] });
+    expect((await getOrder(s)).paymentStatus).toBe('processing');
+    t.clock.advance(61_000);
+    try {
+      await t.app.jobs.send(PAYMENT_SWEEP_JOB, {});
+      expect(await t.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] })).toMatchObject({ completed: 1, failed: 0 });
     } finally {
       t.clock.advance(-61_000);
     }
