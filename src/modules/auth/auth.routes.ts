@@ -1,17 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
 import { NoContent, withErrors } from '../../platform/schemas.js';
 import { LoginBody, Me, RefreshBody, TokenPair, type LoginInput, type RefreshInput } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
-export function authRoutes(app: FastifyInstance, { auth }: { auth: AuthService }) {
+/** Password guessing from one address: enough for a restaurant's staff behind one connection at shift change. */
+export const LOGIN_LIMIT = { name: 'auth:login', limit: 20, windowMs: 60_000, message: 'Too many login attempts; wait and try again' };
+
+export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: AuthService; rateLimits: RateLimiter }) {
   app.post('/auth/login', {
     schema: {
       tags: ['auth'],
       summary: 'Log in with email and password',
       body: LoginBody,
-      response: withErrors({ 200: TokenPair }, [400, 401]),
+      response: withErrors({ 200: TokenPair, 429: RateLimited }, [400, 401]),
     },
     config: { auth: { public: true } },
+    onRequest: limitPerIp(rateLimits, LOGIN_LIMIT),
     handler: (req) => auth.login(req.body as LoginInput),
   });
 

@@ -41,6 +41,29 @@ describe('POST /auth/login', () => {
   });
 });
 
+describe('login rate limit', () => {
+  it('answers 429 with Retry-After after 20 attempts a minute from one address', async () => {
+    const fresh = await createTestApp();
+    try {
+      const u = await makeUser(fresh.app, null, 'admin');
+      const attempts = [];
+      for (let i = 0; i < 20; i++) attempts.push((await login(fresh.app, u.email, 'wrong-password')).statusCode);
+      expect(attempts.every((s) => s === 401)).toBe(true);
+      const blocked = await login(fresh.app, u.email);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.headers['retry-after']).toBeDefined();
+      expect(blocked.json()).toEqual({ statusCode: 429, message: expect.any(String) });
+      // Another address is not affected.
+      const other = await fresh.app.inject({ method: 'POST', url: '/auth/login', remoteAddress: '10.1.2.3', payload: { email: u.email, password: PASSWORD } });
+      expect(other.statusCode).toBe(200);
+      fresh.clock.advance(61_000);
+      expect((await login(fresh.app, u.email)).statusCode).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('refresh token rotation', () => {
   it('rotates, and a reused old token revokes the whole family', async () => {
     const u = await makeUser(t.app, null, 'admin');
