@@ -9,16 +9,23 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/** Building an Intl.DateTimeFormat costs far more than using one: keep one per (kind, zone). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(kind: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}`;
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.DateTimeFormat(kind === 'date' ? 'en-CA' : kind === 'time' ? 'en-GB' : 'en-US', { timeZone, ...options })));
+  return f;
+}
+
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDate(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-  return parts;
+  return format('date', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
 /** Offset of a time zone from UTC at an instant, in milliseconds (-3 h for São Paulo). */
 function offsetMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
+  const parts = format('wall', timeZone, {
     hourCycle: 'h23',
     year: 'numeric',
     month: '2-digit',
@@ -54,7 +61,7 @@ export function isCalendarDate(value: string): boolean {
 
 /** The wall-clock time (HH:MM, 24 h) of an instant in a time zone. */
 export function localTime(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const parts = format('time', timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${part('hour')}:${part('minute')}`;
 }

@@ -63,6 +63,9 @@ export function toTrackedView(o: OrderRow): TrackedOrderView {
   };
 }
 
+const tabOpen = (tableNumber: number, tab: OrderRow) =>
+  conflict(`Table ${tableNumber} already has an open tab (${tab.orderNumber}): add items to it`, 'tab_open', [{ field: 'table', message: tab.id }]);
+
 const guestNumber = (day: string) => `${compactDate(day)}-${randomBytes(5).toString('hex')}`;
 const MAX_LIST_DAYS = 366;
 
@@ -141,7 +144,8 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
 
   function announce(order: OrderRow, event: 'newOrder' | 'orderUpdate') {
     realtime.toKitchen(order.tenantId, event, { order: toOrderView(order) });
-    realtime.toOrder(order.tenantId, order.orderNumber, 'orderUpdate', toTrackedView(order));
+    // Nobody can be tracking an order that did not exist a moment ago.
+    if (event === 'orderUpdate') realtime.toOrder(order.tenantId, order.orderNumber, 'orderUpdate', toTrackedView(order));
   }
 
   const today = (tenant: { timezone: string }) => localDate(clock.now(), tenant.timezone);
@@ -175,18 +179,22 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
       if (ctx) await assertInScope(ctx, pdv?._id ?? null);
       const table = input.table !== undefined ? await resolveTable(tenant, input.table) : null;
       const day = today(tenant);
+      if (!guest && table && input.orderType === 'dine_in') {
+        const openTab = await q.findOpenTab(db, tenant.id, table._id);
+        if (openTab) throw tabOpen(table.number, openTab);
+      }
+      // The daily number is taken in its own statement, outside the order's transaction: the
+      // counter row is then locked for one statement, not for the whole order. A number is
+      // skipped only when the insert below fails (a lost race for a tab, a database error).
+      const staffNumber = guest ? null : staffOrderNumber(day, await q.nextDailySequence(db, tenant.id, day));
 
       for (let attempt = 0; ; attempt++) {
         try {
           const order = await db.transaction(async (tx) => {
             const openTab = table && input.orderType === 'dine_in' ? await q.findOpenTab(tx, tenant.id, table._id) : null;
-            if (openTab && !guest) {
-              throw conflict(`Table ${table!.number} already has an open tab (${openTab.orderNumber}): add items to it`, 'tab_open', [
-                { field: 'table', message: openTab.id },
-              ]);
-            }
+            if (openTab && !guest) throw tabOpen(table!.number, openTab);
             const isTab = Boolean(table && input.orderType === 'dine_in' && !openTab);
-            const orderNumber = guest ? guestNumber(day) : staffOrderNumber(day, await q.nextDailySequence(tx, tenant.id, day));
+            const orderNumber = staffNumber ?? guestNumber(day);
             const row = await q.insertOrder(tx, {
               tenantId: tenant.id,
               id: newId(),
