@@ -102,7 +102,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const jwt = jwtSigner(config.jwtSecret, clock);
   // Jobs and realtime: started when the app is ready, stopped when it closes (see docs/decisions.md).
   const jobs = createJobs({ database, log: app.log, workers: config.role !== 'api', ...opts.jobs });
-  const realtime = createRealtime({ database, db: database.db, jwt, log: app.log, ...opts.realtime });
+  const realtime = createRealtime({ database, db: database.db, jwt, log: app.log, clock, ...opts.realtime });
   if (config.role !== 'worker') realtime.attach(app.server);
   const deps: Deps = {
     db: database.db,

@@ -167,12 +167,15 @@ describe('order tracking', () => {
     const bare = createRealtime({ database: t.db.database, db: t.app.deps.db, jwt: t.app.deps.jwt, log: t.app.log });
     bare.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const customer = client(`http://127.0.0.1:${port}`);
     try {
-      const { port } = server.address() as AddressInfo;
-      const customer = client(`http://127.0.0.1:${port}`);
       expect(await ask(customer, 'trackOrder', { slug: a.slug, orderNumber: '20260101-0001' })).toMatchObject({ ok: false, error: 'unavailable' });
     } finally {
+      // Hang up first: closing the server waits for its open connections.
+      customer.disconnect();
       await bare.close();
+      server.closeAllConnections();
     }
   });
 
@@ -309,5 +312,48 @@ describe('several processes', () => {
     await other.close();
     expect(await disconnected).toBe('io server disconnect');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('staff rooms are re-checked', () => {
+  it('drops a kitchen socket whose joining token has expired, with sessionExpired', async () => {
+    const c = await makeTenantWithTeam(t.app);
+    const staff = client(url, '/', c.staff.token);
+    expect(await ask(staff, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    const events = record(staff, 'newOrder');
+    expect(await t.app.realtime.revalidate()).toBe(0);
+    t.clock.advance(16 * 60_000);
+    let dropped: number;
+    const expired = next(staff, 'sessionExpired');
+    try {
+      dropped = await t.app.realtime.revalidate();
+    } finally {
+      t.clock.advance(-16 * 60_000);
+    }
+    expect(dropped).toBeGreaterThanOrEqual(1);
+    expect(await expired).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'token_expired' });
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 1 });
+    await settle();
+    expect(events).toEqual([]);
+  });
+
+  it('drops a socket whose user lost the role, and keeps the others', async () => {
+    const c = await makeTenantWithTeam(t.app);
+    const demoted = await makeUser(t.app, c.tenant, 'staff');
+    const leaving = client(url, '/', demoted.token);
+    const staying = client(url, '/', c.staff.token);
+    expect(await ask(leaving, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    expect(await ask(staying, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    const res = await t.app.inject({ method: 'PUT', url: `/t/${c.slug}/users/${demoted.id}`, headers: c.admin.headers, payload: { role: 'accountant' } });
+    expect(res.statusCode).toBe(200);
+    const revoked = next(leaving, 'sessionExpired');
+    await t.app.realtime.revalidate();
+    expect(await revoked).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'access_revoked' });
+    const kept = next(staying, 'newOrder');
+    const lost = record(leaving, 'newOrder');
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 2 });
+    expect(await kept).toEqual({ n: 2 });
+    await settle();
+    expect(lost).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { tenants } from '../db/schema/tenants.js';
 import type { MemberRole } from '../db/schema/users.js';
 import type { JwtSigner } from './auth/jwt.js';
 import { loadMember } from './auth/principal.js';
+import { systemClock, type Clock } from './clock.js';
 
 /**
  * Real-time events over socket.io (spec section 6). Services emit through this interface and never
@@ -30,6 +31,9 @@ import { loadMember } from './auth/principal.js';
  * Namespace `/inventory` (handshake `auth.token` required, else connect_error `unauthorized`):
  *   joinInventory  tenantId | { tenantId }           -> room inventory-<tenantId>; superadmin any tenant,
  *                                                      staff and admin only their own
+ * Staff rooms (kitchen, inventory) are re-checked every minute: when the token that joined expires
+ * or the user loses the role, the socket leaves the room and gets `sessionExpired { room, reason }`
+ * (`token_expired` | `access_revoked`); the client joins again with a fresh token.
  * Each join answers through the socket.io acknowledgement: `{ ok: true, room }` or
  * `{ ok: false, error, message }` with error one of the JoinError codes.
  * On PostgreSQL the rooms span every process through @socket.io/postgres-adapter (LISTEN/NOTIFY).
@@ -68,6 +72,12 @@ export interface Realtime {
   close(): Promise<void>;
   /** socket.io servers sharing the rooms: 1 on PGlite, every live process on PostgreSQL. */
   serverCount(): Promise<number>;
+  /**
+   * Re-checks this process's staff sockets (kitchen and inventory rooms): a socket whose joining token
+   * has expired, or whose user lost the role, leaves the room and gets `sessionExpired { room, reason }`.
+   * Runs every minute; returns how many room memberships were dropped.
+   */
+  revalidate(): Promise<number>;
   readonly io: Server;
 }
 
@@ -83,6 +93,18 @@ export interface RealtimeOptions {
   maxTrackedOrders?: number;
   /** Join attempts one socket may make per minute (default 30). */
   maxJoinsPerMinute?: number;
+  clock?: Clock;
+  /** How often staff sockets are re-checked (default 60 s). */
+  revalidateEveryMs?: number;
+}
+
+/** Who joined a staff room, and until when the token that let them in is valid. */
+interface Grant {
+  userId: string;
+  tenantId: string;
+  roles: readonly MemberRole[];
+  /** Token expiry, Unix seconds. */
+  exp: number;
 }
 
 const TENANT_ID = /^[0-9a-f]{24}$/;
@@ -105,6 +127,7 @@ function tenantIdOf(payload: unknown): unknown {
 
 export function createRealtime(opts: RealtimeOptions): Realtime {
   const { database, db, jwt, log } = opts;
+  const clock = opts.clock ?? systemClock;
   const maxTracked = opts.maxTrackedOrders ?? 10;
   const maxJoins = opts.maxJoinsPerMinute ?? 30;
   let orderLookup: OrderLookup | null = null;
@@ -136,7 +159,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   }
 
   /** The JWT's user may join the tenant's room: superadmin, or a member with one of `roles`. */
-  async function authorize(token: unknown, tenantId: unknown, roles: readonly MemberRole[]): Promise<JoinAck | null> {
+  async function authorize(token: unknown, tenantId: unknown, roles: readonly MemberRole[]): Promise<JoinAck | Grant> {
     if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
     if (typeof token !== 'string' || token === '') return fail('unauthorized', 'A bearer token is needed');
     const claims = await jwt.verify(token);
@@ -146,11 +169,51 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     const state = await tenantState(tenantId);
     if (!state) return fail('not_found', 'Tenant not found');
     if (state === 'inactive') return fail('forbidden', 'This tenant is deactivated');
-    if (found.principal.isSuperadmin) return null;
+    const grant: Grant = { userId: claims.sub, tenantId, roles, exp: claims.exp };
+    if (found.principal.isSuperadmin) return grant;
     const role = found.membership?.role;
     if (!role) return fail('forbidden', 'You are not a member of this tenant');
     if (!roles.includes(role)) return fail('forbidden', `Joining needs one of the roles: ${roles.join(', ')}, superadmin`);
-    return null;
+    return grant;
+  }
+
+  /** Joins a staff room and remembers the grant for `revalidate`. */
+  async function joinStaffRoom(socket: Socket, room: string, grant: Grant): Promise<JoinAck> {
+    await socket.join(room);
+    ((socket.data.grants ??= new Map<string, Grant>()) as Map<string, Grant>).set(room, grant);
+    return { ok: true, room };
+  }
+
+  async function revalidate(): Promise<number> {
+    const now = clock.now().getTime();
+    const verdicts = new Map<string, Promise<boolean>>();
+    const stillAllowed = (g: Grant) => {
+      const key = `${g.userId}:${g.tenantId}:${g.roles.join(',')}`;
+      let v = verdicts.get(key);
+      if (!v) {
+        v = Promise.all([loadMember(db, g.userId, g.tenantId), tenantState(g.tenantId)]).then(([found, state]) =>
+          Boolean(found && state === 'active' && (found.principal.isSuperadmin || (found.membership && g.roles.includes(found.membership.role)))),
+        );
+        verdicts.set(key, v);
+      }
+      return v;
+    };
+    let dropped = 0;
+    for (const nsp of [main, inventory]) {
+      for (const socket of nsp.sockets.values()) {
+        const grants = socket.data.grants as Map<string, Grant> | undefined;
+        if (!grants) continue;
+        for (const [room, g] of grants) {
+          const reason = g.exp * 1000 <= now ? 'token_expired' : (await stillAllowed(g)) ? null : 'access_revoked';
+          if (!reason) continue;
+          grants.delete(room);
+          await socket.leave(room);
+          socket.emit('sessionExpired', { room, reason });
+          dropped++;
+        }
+      }
+    }
+    return dropped;
   }
 
   /** A small per-socket budget of join attempts: each one costs database reads. */
@@ -181,11 +244,9 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     on(socket, 'joinKitchen', async (payload) => {
       const tenantId = tenantIdOf(payload);
       const token = (payload as { token?: unknown } | null)?.token ?? socket.handshake.auth?.token;
-      const refused = await authorize(token, tenantId, KITCHEN_ROLES);
-      if (refused) return refused;
-      const room = rooms.kitchen(tenantId as string);
-      await socket.join(room);
-      return { ok: true, room };
+      const grant = await authorize(token, tenantId, KITCHEN_ROLES);
+      if ('ok' in grant) return grant;
+      return joinStaffRoom(socket, rooms.kitchen(grant.tenantId), grant);
     });
 
     on(socket, 'leaveKitchen', async (payload) => {
@@ -193,6 +254,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
       if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
       const room = rooms.kitchen(tenantId);
       await socket.leave(room);
+      (socket.data.grants as Map<string, Grant> | undefined)?.delete(room);
       return { ok: true, room };
     });
 
@@ -242,11 +304,9 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   inventory.on('connection', (socket) => {
     on(socket, 'joinInventory', async (payload) => {
       const tenantId = tenantIdOf(payload);
-      const refused = await authorize(socket.handshake.auth?.token, tenantId, INVENTORY_ROLES);
-      if (refused) return refused;
-      const room = rooms.inventory(tenantId as string);
-      await socket.join(room);
-      return { ok: true, room };
+      const grant = await authorize(socket.handshake.auth?.token, tenantId, INVENTORY_ROLES);
+      if ('ok' in grant) return grant;
+      return joinStaffRoom(socket, rooms.inventory(grant.tenantId), grant);
     });
   });
 
@@ -260,6 +320,10 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
 
   let closing: Promise<void> | null = null;
   let attached = false;
+  const sweeper = setInterval(() => {
+    revalidate().catch((err) => log.warn({ err }, 'realtime revalidation failed'));
+  }, opts.revalidateEveryMs ?? 60_000);
+  sweeper.unref();
   function disconnectLocal() {
     for (const nsp of [main, inventory]) nsp.local.disconnectSockets(true);
   }
@@ -291,6 +355,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     disconnectLocal,
     close() {
       closing ??= (async () => {
+        clearInterval(sweeper);
         disconnectLocal();
         // io.close() also closes the engine, which exists only once attached to an HTTP server.
         if (attached) await io.close();
@@ -300,5 +365,6 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
       return closing;
     },
     serverCount: () => main.adapter.serverCount(),
+    revalidate,
   };
 }

@@ -5,6 +5,8 @@ export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
 export interface AccessClaims {
   sub: string;
+  /** Expiry, Unix seconds. */
+  exp: number;
 }
 
 export function jwtSigner(secret: string, clock: Clock) {
@@ -24,8 +26,8 @@ export function jwtSigner(secret: string, clock: Clock) {
     async verify(token: string): Promise<AccessClaims | null> {
       try {
         const { payload } = await jwtVerify(token, await keyPromise, { algorithms: ['HS256'], currentDate: clock.now() });
-        if (payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
-        return { sub: payload.sub };
+        if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+        return { sub: payload.sub, exp: payload.exp };
       } catch (err) {
         if (err instanceof errors.JOSEError || err instanceof TypeError) return null;
         throw err;
