@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify, errors } from 'jose';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
@@ -9,29 +9,45 @@ export interface AccessClaims {
   exp: number;
 }
 
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/**
+ * Panel access tokens: compact JWS, HS256 only, with `sub`, `typ: access`, `iat` and `exp`.
+ * Signed and checked with node:crypto directly: every guarded request verifies one, and the
+ * WebCrypto path (async, on the thread pool) cost a third of the guard chain's throughput.
+ */
 export function jwtSigner(secret: string, clock: Clock) {
-  // Imported once: given raw bytes, jose would import the key again on every sign and verify.
-  const keyPromise = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  const mac = (data: string) => createHmac('sha256', secret).update(data).digest();
+  const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
+
   return {
     async sign(userId: string): Promise<string> {
-      const now = Math.floor(clock.now().getTime() / 1000);
-      return new SignJWT({ typ: 'access' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(userId)
-        .setIssuedAt(now)
-        .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
-        .sign(await keyPromise);
+      const iat = nowSeconds();
+      const payload = Buffer.from(JSON.stringify({ typ: 'access', sub: userId, iat, exp: iat + ACCESS_TOKEN_SECONDS })).toString('base64url');
+      return `${HEADER}.${payload}.${mac(`${HEADER}.${payload}`).toString('base64url')}`;
     },
-    /** The claims, or null when the token is malformed, forged or expired. */
+
+    /** The claims, or null when the token is malformed, forged, of another algorithm or expired. */
     async verify(token: string): Promise<AccessClaims | null> {
+      const parts = token.split('.');
+      if (parts.length !== 3) return null;
+      const [header, payload, signature] = parts;
+      const given = Buffer.from(signature, 'base64url');
+      const expected = mac(`${header}.${payload}`);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+      let head: unknown;
+      let claims: Record<string, unknown>;
       try {
-        const { payload } = await jwtVerify(token, await keyPromise, { algorithms: ['HS256'], currentDate: clock.now() });
-        if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
-        return { sub: payload.sub, exp: payload.exp };
-      } catch (err) {
-        if (err instanceof errors.JOSEError || err instanceof TypeError) return null;
-        throw err;
+        head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      } catch {
+        return null;
       }
+      if ((head as { alg?: unknown } | null)?.alg !== 'HS256' || !claims || typeof claims !== 'object') return null;
+      const { typ, sub, exp } = claims;
+      if (typ !== 'access' || typeof sub !== 'string' || typeof exp !== 'number') return null;
+      if (exp <= nowSeconds()) return null;
+      return { sub, exp };
     },
   };
 }
