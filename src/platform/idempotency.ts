@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/idempotency.js';
@@ -73,3 +74,9 @@ export function idempotency(db: Db, clock: Clock) {
 }
 
 export type Idempotency = ReturnType<typeof idempotency>;
+
+/** Sends an idempotent route's answer; a replay is marked with `idempotent-replayed: true`. */
+export function sendIdempotent(reply: FastifyReply, result: Replayable & { replayed: boolean }) {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(result.status).send(result.body);
+}

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OrderStatus, PaymentMethod } from '../../db/schema/orders.js';
-import type { Idempotency } from '../../platform/idempotency.js';
+import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   AddItemsBody,
@@ -61,8 +61,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
         status: 201,
         body: await orders.create(req.tenant!, ctx, req.body as CreateOrderInput),
       }));
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(result.status).send(result.body);
+      return sendIdempotent(reply, result);
     },
   });
 

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { GATEWAY_A_WEBHOOK_PATH } from '../../integrations/providers.js';
-import type { Idempotency } from '../../platform/idempotency.js';
+import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
 import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import type { TenantsService } from '../tenants/tenants.service.js';
@@ -77,8 +77,7 @@ export function paymentsRoutes(
         status: 201,
         body: await payments.walletCheckout(req.tenant!, req.body as Static<typeof WalletPaymentBody>, key),
       }));
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(result.status).send(result.body);
+      return sendIdempotent(reply, result);
     },
   });
 
