@@ -299,6 +299,19 @@ describe('several processes', () => {
     }
   });
 
+  it.runIf(process.env.DATABASE_URL)('closes promptly even while the adapter is still connecting its LISTEN client', async () => {
+    // The adapter acquires its client in the background; closing right away used to leave that client
+    // checked out, and pool.end() waited for it forever.
+    for (let i = 0; i < 3; i++) {
+      const server = createServer();
+      const quick = createRealtime({ database: t.db.database, db: t.app.deps.db, jwt: t.app.deps.jwt, log: t.app.log });
+      quick.attach(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const closed = await Promise.race([quick.close().then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+      expect(closed).toBe(true);
+    }
+  });
+
   it.skipIf(process.env.DATABASE_URL)('runs a single in-memory adapter on PGlite', async () => {
     expect(await t.app.realtime.serverCount()).toBe(1);
   });

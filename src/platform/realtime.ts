@@ -144,6 +144,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     // Its own small pool: the adapter keeps one connection in LISTEN for good.
     pool = new pg.Pool({ connectionString: database.url, max: 3, application_name: 'restaurant-ops-realtime' });
     pool.on('error', (err) => log.warn({ err }, 'realtime pool error'));
+    // The adapter's LISTEN client is checked out for good: its errors (a server restart) must not crash the process.
+    pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'realtime connection error')));
   }
   const io = new Server({
     serveClient: false,
@@ -360,7 +362,15 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
         // io.close() also closes the engine, which exists only once attached to an HTTP server.
         if (attached) await io.close();
         else await Promise.allSettled([main, inventory].map(async (nsp) => nsp.adapter.close()));
-        await pool?.end();
+        if (pool) {
+          // The adapter may still be acquiring its LISTEN client (it connects in the background); closing
+          // it again releases a client that arrived late. pool.end() would otherwise wait for it forever.
+          for (let i = 0; i < 50 && pool.totalCount > pool.idleCount; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            for (const nsp of [main, inventory]) nsp.adapter.close();
+          }
+          await pool.end();
+        }
       })();
       return closing;
     },
