@@ -1,16 +1,21 @@
-// Minimal typing of the autocannon@8 API used by bench/run.ts (the package ships no types).
+// Minimal typing of the autocannon@8 API used by bench/lib-run.ts (the package ships no types).
 declare module 'autocannon' {
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;
     pipelining?: number;
     headers?: Record<string, string>;
     method?: string;
+    body?: string;
     timeout?: number;
+    /** Requests per second, a quota each connection sends back to back. */
+    overallRate?: number;
+    /** autocannon's correction records extra values at a 1 ms interval whatever the rate: off, see README. */
+    ignoreCoordinatedOmission?: boolean;
   }
 
-  interface Histogram {
+  export interface Histogram {
     average: number;
     mean: number;
     stddev: number;
@@ -22,7 +27,7 @@ declare module 'autocannon' {
     p99: number;
   }
 
-  interface Result {
+  export interface Result {
     url: string;
     requests: Histogram;
     latency: Histogram;
@@ -30,9 +35,15 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    '2xx': number;
     duration: number;
   }
 
-  function autocannon(opts: Options): Promise<Result> & { stop(): void };
+  export interface Instance extends Promise<Result> {
+    stop(): void;
+    on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): this;
+  }
+
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

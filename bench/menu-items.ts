@@ -13,107 +13,18 @@
  * one child process on 127.0.0.1 (bench/menu-server.ts); the load comes from this process.
  * Options: BENCH_CONNECTIONS (10), BENCH_DURATION seconds (10), BENCH_WARMUP seconds (2), BENCH_ROUNDS (2).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { SECRETS, admin, cannon, checkLocal, dbUrl, dropDb, logger, median, readSettings, startServer, stopServer, table } from './lib-run.js';
 import type { MenuReadyMessage } from './menu-server.js';
-
-/** The part of autocannon's result used here (the package ships no types). */
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers: Record<string, string>;
-  timeout: number;
-}) => Promise<CannonResult>;
 
 /** The issue's aim: the app's listing reaches at least half the bare route's req/s. */
 const TARGET_RATIO = 0.5;
 
-function envInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
-}
+const opts = { ...readSettings({ duration: 10, warmup: 2, rounds: 2, maxRounds: 5 }), dbName: 'ro_bench_menu' };
 
-const opts = {
-  connections: envInt('BENCH_CONNECTIONS', 10, 1, 200),
-  duration: envInt('BENCH_DURATION', 10, 1, 120),
-  warmup: envInt('BENCH_WARMUP', 2, 0, 30),
-  rounds: envInt('BENCH_ROUNDS', 2, 1, 5),
-  adminUrl: process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
-  dbName: 'ro_bench_menu',
-};
+const log = logger('menu-bench');
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const log = (msg: string) => process.stderr.write(`[menu-bench] ${msg}\n`);
-
-const host = new URL(opts.adminUrl).hostname;
-if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`BENCH_PG_URL must point to 127.0.0.1 (got ${host})`);
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: opts.adminUrl, connectionTimeoutMillis: 5000 });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
-let child: ChildProcess | null = null;
-
-function startServer(dbUrl: string): Promise<MenuReadyMessage> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    BENCH_DATABASE_URL: dbUrl,
-    ROLE: 'api',
-    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789',
-    ENCRYPTION_KEY: '00'.repeat(32),
-    LOG_LEVEL: 'silent',
-  };
-  delete env.DATABASE_URL;
-  const proc = fork(join(root, 'bench', 'menu-server.ts'), [], { cwd: root, execArgv: ['--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  child = proc;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('menu bench server not ready after 120 s')), 120_000);
-    proc.on('message', (msg: MenuReadyMessage) => {
-      if (msg?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(msg);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      child = null;
-      reject(new Error(`menu bench server exited with code ${code}`));
-    });
-  });
-}
-
-async function stopServer() {
-  const proc = child;
-  if (!proc) return;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  if (proc.connected) proc.send({ type: 'stop' });
-  else proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
+checkLocal(opts.adminUrl, 'BENCH_PG_URL');
 
 interface Target {
   id: 'bare' | 'app' | 'app-304' | 'uncached';
@@ -131,36 +42,23 @@ interface Sample {
   load: number;
 }
 
-async function cannon(t: Target, duration: number) {
-  return autocannon({ url: t.url, connections: opts.connections, duration, headers: t.headers, timeout: 10 });
-}
-
 async function measure(t: Target): Promise<Sample> {
-  if (opts.warmup > 0) await cannon(t, opts.warmup);
+  const run = (duration: number) => cannon({ url: t.url, connections: opts.connections, duration, headers: t.headers });
+  if (opts.warmup > 0) await run(opts.warmup);
   const load = loadavg()[0];
-  const r = await cannon(t, opts.duration);
+  const r = await run(opts.duration);
   // autocannon counts a 304 as non-2xx: for the conditional target every answer must be one.
   const bad = t.expect === 304 ? r.errors + r.timeouts + (r.requests.total - r.non2xx) : r.errors + r.timeouts + r.non2xx;
   return { reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad, load };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 async function main() {
-  const dbUrl = (() => {
-    const u = new URL(opts.adminUrl);
-    u.pathname = `/${opts.dbName}`;
-    return u.toString();
-  })();
-  await admin(`DROP DATABASE IF EXISTS ${opts.dbName} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${opts.dbName}`);
+  await dropDb(opts.adminUrl, opts.dbName);
+  await admin(opts.adminUrl, (c) => c.query(`CREATE DATABASE ${opts.dbName}`));
   try {
     log('starting the servers and seeding 200 items...');
-    const ready = await startServer(dbUrl);
+    const env = { NODE_ENV: 'production', BENCH_DATABASE_URL: dbUrl(opts.adminUrl, opts.dbName), ROLE: 'api', ...SECRETS, LOG_LEVEL: 'silent' };
+    const ready = await startServer<MenuReadyMessage>('menu-server.ts', env, { name: 'menu bench server', seconds: 120 });
     const path = '/t/bench/menu/items';
     const first = await fetch(ready.appUrl + path);
     const etag = first.headers.get('etag')!;
@@ -191,12 +89,13 @@ async function main() {
     const lines = [
       `${opts.connections} connections, ${opts.duration} s per target after ${opts.warmup} s warm-up, median of ${opts.rounds} round(s); payload ${ready.items} items, ${ready.bytes} bytes; load average at start ${samples.get('bare')![0].load.toFixed(2)}`,
       '',
-      '| target | req/s | vs bare | p50 ms | p99 ms | bad answers |',
-      '|---|---:|---:|---:|---:|---:|',
-      ...targets.map((t) => {
-        const m = med(t.id);
-        return `| ${t.label} | ${Math.round(m.reqPerSec)} | ${((m.reqPerSec / bare) * 100).toFixed(0)}% | ${m.p50} | ${m.p99} | ${m.bad} |`;
-      }),
+      ...table(
+        ['target', 'req/s', 'vs bare', 'p50 ms', 'p99 ms', 'bad answers'],
+        targets.map((t) => {
+          const m = med(t.id);
+          return [t.label, Math.round(m.reqPerSec), `${((m.reqPerSec / bare) * 100).toFixed(0)}%`, m.p50, m.p99, m.bad];
+        }),
+      ),
     ];
     process.stdout.write(lines.join('\n') + '\n');
     const ratio = med('app').reqPerSec / bare;
@@ -204,7 +103,7 @@ async function main() {
     if (targets.some((t) => med(t.id).bad > 0)) throw new Error('some answers were not the expected status');
   } finally {
     await stopServer().catch(() => {});
-    await admin(`DROP DATABASE IF EXISTS ${opts.dbName} WITH (FORCE)`).catch(() => {});
+    await dropDb(opts.adminUrl, opts.dbName).catch(() => {});
   }
 }
 

@@ -11,70 +11,30 @@
  * 127.0.0.1, drives the load from this process, checks that the orders really land in the database,
  * prints a markdown table and drops the database. See bench/README.md for the options and results.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import pg from 'pg';
-import type { OrdersCpuMessage, OrdersReadyMessage } from './orders-server.js';
+import type pg from 'pg';
+import {
+  DEMO_ENV, ask, cannon, checkLocal, cleaner, connect, createDb, dbUrl, envInt, fail, fmt, inRounds, logger, machine,
+  metaLines, pct, pickTargets, printReport, readSettings, runMain, serverCpu, startServer, table, watchdog,
+} from './lib-run.js';
+import type { OrdersReadyMessage } from './orders-server.js';
 
 /** The issue's aim: the app creates orders at no less than half the baseline's throughput. */
 const TARGET_RATIO = 0.5;
 
-/** The part of autocannon@8 used here (the package ships no types). */
-interface CannonResult {
-  duration: number;
-  requests: { total: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-}
-interface CannonInstance extends Promise<CannonResult> {
-  stop(): void;
-  on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): this;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
-  url: string;
-  method: 'POST';
-  connections: number;
-  duration: number;
-  headers: Record<string, string>;
-  body: string;
-  timeout: number;
-  overallRate?: number;
-  /** autocannon's correction records extra values at a 1 ms interval whatever the rate: off, see README. */
-  ignoreCoordinatedOmission?: boolean;
-}) => CannonInstance;
-
-function envInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
-}
-
 const opts = {
-  connections: envInt('BENCH_CONNECTIONS', 10, 1, 200),
+  // Seconds measured per target, mode and round.
+  ...readSettings({ duration: 5, warmup: 1, rounds: 3 }),
   /** Requests per second of the fixed-rate mode. */
   rate: envInt('BENCH_RATE', 100, 1, 100_000),
   /** The fixed rate is spread over this many single-connection autocannon streams, started evenly within a second. */
   streams: envInt('BENCH_RATE_STREAMS', 10, 1, 50),
-  /** Seconds measured per target, mode and round. */
-  duration: envInt('BENCH_DURATION', 5, 1, 120),
-  warmup: envInt('BENCH_WARMUP', 1, 0, 30),
-  rounds: envInt('BENCH_ROUNDS', 3, 1, 20),
-  breakdown: process.env.BENCH_BREAKDOWN === '1',
-  cpuProf: process.env.BENCH_CPU_PROF === '1',
-  only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : null,
-  adminUrl: process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
   dbName: 'ro_bench_orders',
-  out: process.env.BENCH_OUT || null,
 };
+const profDir = opts.cpuProf ? join(tmpdir(), 'ro-bench-orders-prof') : null;
 
 type Mode = 'max' | 'fixed';
 interface Target {
@@ -153,42 +113,10 @@ function aggregate(target: Target, samples: Sample[]): Row {
   };
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const log = (msg: string) => process.stderr.write(`[orders-bench] ${msg}\n`);
-function fail(message: string): never {
-  throw new Error(message);
-}
+const log = logger('orders-bench');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function checkLocal(url: string, what: string) {
-  const host = new URL(url).hostname;
-  if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`${what} must point to 127.0.0.1 (got ${host})`);
-}
-
 // ---- database -------------------------------------------------------------------------------
-
-function benchDbUrl(): string {
-  const u = new URL(opts.adminUrl);
-  u.pathname = `/${opts.dbName}`;
-  return u.toString();
-}
-
-async function connect(url: string): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await c.connect();
-  return c;
-}
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = await connect(opts.adminUrl);
-  try {
-    return await fn(c);
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
-const dropDb = () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${opts.dbName} WITH (FORCE)`));
 
 /** The bench database, for counting what landed. */
 let benchDb: pg.Client | null = null;
@@ -265,76 +193,10 @@ function sampleActivity() {
 
 // ---- server child ---------------------------------------------------------------------------
 
-let child: ChildProcess | null = null;
-
-function startServer(): Promise<OrdersReadyMessage> {
-  const execArgv = ['--import', 'tsx'];
-  if (opts.cpuProf) execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(tmpdir(), 'ro-bench-orders-prof')}`);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    BENCH_DATABASE_URL: benchDbUrl(),
-    // Set so loadConfig writes nothing to ./data; throwaway values for a throwaway database.
-    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789',
-    ENCRYPTION_KEY: '00'.repeat(32),
-    BCRYPT_COST: '4',
-    DEMO_PASSWORD: 'bench-demo-password',
-    SUPERADMIN_EMAIL: 'superadmin@bench.local',
-    SUPERADMIN_PASSWORD: 'bench-superadmin-password',
-    SEED_DEMO: 'true',
-    LOG_LEVEL: 'silent',
-    // The HTTP API process only: no job workers polling in the background of the measurements.
-    ROLE: 'api',
-  };
-  delete env.DATABASE_URL;
-  const proc = fork(join(root, 'bench', 'orders-server.ts'), [], { cwd: root, execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  child = proc;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('orders bench server not ready after 60 s')), 60_000);
-    proc.on('message', (msg: OrdersReadyMessage) => {
-      if (msg?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(msg);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      child = null;
-      reject(new Error(`orders bench server exited with code ${code}`));
-    });
-  });
-}
-
-function ask<T extends { type: string }>(msg: { type: string; emits?: Target['emits'] }, reply: string): Promise<T> {
-  const proc = child ?? fail('the bench server is not running');
-  return new Promise((resolve) => {
-    const onMessage = (m: T) => {
-      if (m?.type !== reply) return;
-      proc.off('message', onMessage);
-      resolve(m);
-    };
-    proc.on('message', onMessage);
-    proc.send(msg);
-  });
-}
-
-const serverCpu = async () => (await ask<OrdersCpuMessage>({ type: 'cpu' }, 'cpu')).micros;
+/** Which of the app's socket.io emits the server lets through (what-if targets). */
 const setEmits = (emits: Target['emits']) => ask({ type: 'emits', emits }, 'emits');
 
-async function stopServer() {
-  const proc = child;
-  if (!proc) return;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  if (proc.connected) proc.send({ type: 'stop' });
-  else proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-  child = null;
-}
-
 // ---- load -----------------------------------------------------------------------------------
-
-const running = new Set<CannonInstance>();
 
 interface Load {
   url: string;
@@ -343,23 +205,18 @@ interface Load {
 }
 
 /** One autocannon run; the latencies of 2xx answers are collected here at full (sub-ms) resolution. */
-async function cannon(load: Load, extra: { connections: number; duration: number; overallRate?: number }, latencies: number[] | null) {
-  const run = autocannon({
-    url: load.url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...load.headers },
-    body: load.body,
-    timeout: 10,
-    ...extra,
-    ...(extra.overallRate ? { ignoreCoordinatedOmission: true } : {}),
-  });
-  running.add(run);
-  if (latencies) run.on('response', (_c, status, _b, ms) => void (status >= 200 && status < 300 && latencies.push(ms)));
-  try {
-    return await run;
-  } finally {
-    running.delete(run);
-  }
+function cannonPost(load: Load, extra: { connections: number; duration: number; overallRate?: number }, latencies: number[] | null) {
+  return cannon(
+    {
+      url: load.url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...load.headers },
+      body: load.body,
+      ...extra,
+      ...(extra.overallRate ? { ignoreCoordinatedOmission: true } : {}),
+    },
+    latencies ? (status, ms) => void (status >= 200 && status < 300 && latencies.push(ms)) : undefined,
+  );
 }
 
 /**
@@ -370,7 +227,7 @@ async function cannon(load: Load, extra: { connections: number; duration: number
  */
 async function drive(load: Load, mode: Mode, duration: number, latencies: number[] | null) {
   if (mode === 'max') {
-    const r = await cannon(load, { connections: opts.connections, duration }, latencies);
+    const r = await cannonPost(load, { connections: opts.connections, duration }, latencies);
     return { ok: r['2xx'], bad: r.non2xx + r.errors + r.timeouts, seconds: r.duration, connections: opts.connections };
   }
   const per = Math.floor(opts.rate / opts.streams);
@@ -378,7 +235,7 @@ async function drive(load: Load, mode: Mode, duration: number, latencies: number
   const results = await Promise.all(
     rates.map(async (overallRate, i) => {
       await sleep((i * 1000) / rates.length);
-      return cannon(load, { connections: 1, duration, overallRate }, latencies);
+      return cannonPost(load, { connections: 1, duration, overallRate }, latencies);
     }),
   );
   return {
@@ -518,24 +375,24 @@ const compactNumber = (day: string, n: number) => `${day.replaceAll('-', '')}-${
 
 // ---- report ---------------------------------------------------------------------------------
 
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const msf = (n: number) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(2) : n.toFixed(1));
 
 function report(rows: Row[], meta: Record<string, string>): { text: string; met: boolean | null } {
   const by = (id: string) => rows.find((r) => r.target.id === id);
-  const lines: string[] = [];
-  for (const [k, v] of Object.entries(meta)) lines.push(`- ${k}: ${v}`);
-  lines.push('');
-  lines.push('| target | req/s | p50 ms | p99 ms | orders | server CPU µs/req | PG backends CPU µs/req | lock waits | idle in tx | non-2xx/errors | load 1m | req/s vs B |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) {
-    const base = by(r.target.mode === 'fixed' ? 'baseline-fixed' : 'baseline-max');
-    lines.push(
-      `| ${r.target.label} | ${fmt(r.reqPerSec)} | ${msf(r.p50)} | ${msf(r.p99)} | ${fmt(r.ok)} | ${fmt(r.cpuPerReq)} | ${r.pgCpuPerReq === null ? '-' : fmt(r.pgCpuPerReq)} | ${r.lockWait.toFixed(1)} | ${r.idleInTx.toFixed(1)} | ${r.bad} | ${r.load.toFixed(1)} | ${base ? pct(r.reqPerSec / base.reqPerSec) : '-'} |`,
-    );
-  }
-  lines.push('');
+  const lines = [
+    ...metaLines(meta),
+    ...table(
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'orders', 'server CPU µs/req', 'PG backends CPU µs/req', 'lock waits', 'idle in tx', 'non-2xx/errors', 'load 1m', 'req/s vs B'],
+      rows.map((r) => {
+        const base = by(r.target.mode === 'fixed' ? 'baseline-fixed' : 'baseline-max');
+        return [
+          r.target.label, fmt(r.reqPerSec), msf(r.p50), msf(r.p99), fmt(r.ok), fmt(r.cpuPerReq), r.pgCpuPerReq === null ? '-' : fmt(r.pgCpuPerReq),
+          r.lockWait.toFixed(1), r.idleInTx.toFixed(1), r.bad, r.load.toFixed(1), base ? pct(r.reqPerSec / base.reqPerSec) : '-',
+        ];
+      }),
+    ),
+    '',
+  ];
   let met: boolean | null = null;
   const a = by('app-max');
   const b = by('baseline-max');
@@ -580,45 +437,24 @@ function report(rows: Row[], meta: Record<string, string>): { text: string; met:
 
 // ---- main -----------------------------------------------------------------------------------
 
-let cleaned = false;
-async function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  for (const run of running) run.stop();
+const cleanup = cleaner(opts.adminUrl, opts.dbName, log, async () => {
   await benchDb?.end().catch(() => {});
   benchDb = null;
-  await stopServer().catch((err) => log(`stopping the server: ${String(err)}`));
-  await dropDb()
-    .then(() => log(`dropped database ${opts.dbName}`))
-    .catch((err) => log(`could not drop database ${opts.dbName}: ${String(err)}`));
-}
+});
 
 async function main() {
   checkLocal(opts.adminUrl, 'BENCH_PG_URL');
-  let targets = TARGETS.filter((t) => opts.breakdown || !t.breakdown);
-  if (opts.only) targets = TARGETS.filter((t) => opts.only!.includes(t.id));
-  if (!targets.length) throw new Error(`BENCH_ONLY matches no target; targets: ${TARGETS.map((t) => t.id).join(', ')}`);
-
-  // Stops by itself whatever happens.
-  const budgetMs = (targets.length * opts.rounds * (opts.warmup + opts.duration + 3) + 120) * 1000;
-  const watchdog = setTimeout(() => {
-    log(`still running after ${budgetMs / 1000} s: giving up`);
-    void cleanup().finally(() => process.exit(1));
-  }, budgetMs);
+  const targets = pickTargets(TARGETS, opts.breakdown, opts.only);
+  const watch = watchdog(targets.length * opts.rounds * (opts.warmup + opts.duration + 3) + 120, cleanup, log);
 
   const loadBefore = loadavg();
-  const pgVersion = await admin(async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${opts.dbName} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${opts.dbName}`);
-    return (await c.query<{ server_version: string }>('show server_version')).rows[0].server_version;
-  }).catch((err: Error) => {
-    throw new Error(`PostgreSQL at ${opts.adminUrl} is not usable (${err.message}); start it, e.g. pg_ctlcluster <version> main start`);
-  });
+  const pgVersion = await createDb(opts.adminUrl, opts.dbName);
   log(`database ${opts.dbName} created; starting the server (migrations, demo seed)`);
-  const ready = await startServer();
+  const env = { ...DEMO_ENV, BENCH_DATABASE_URL: dbUrl(opts.adminUrl, opts.dbName) };
+  const ready = await startServer<OrdersReadyMessage>('orders-server.ts', env, { name: 'orders bench server', seconds: 60, profDir });
   checkLocal(ready.appUrl, 'app');
   checkLocal(ready.bareUrl, 'baseline server');
-  benchDb = await connect(benchDbUrl());
+  benchDb = await connect(dbUrl(opts.adminUrl, opts.dbName));
   const body = JSON.stringify(ready.body);
   const loads: Record<Target['server'], Load> = {
     app: { url: `${ready.appUrl}/t/demo/orders`, headers: { authorization: `Bearer ${ready.token}` }, body },
@@ -628,18 +464,11 @@ async function main() {
   await check(ready, loads.app, loads.bare);
   if (targets.some((t) => t.server === 'bare-single')) await checkSingle(ready, loads['bare-single']);
 
-  const runs: Sample[][] = targets.map(() => []);
-  for (let round = 0; round < opts.rounds; round++) {
-    // Alternate the order between rounds so a drift in machine load does not favour one side.
-    const order = targets.map((_, i) => i);
-    if (round % 2 === 1) order.reverse();
-    for (const i of order) {
-      const t = targets[i];
-      const how = t.mode === 'max' ? `${opts.connections} connections` : `${opts.rate} req/s over ${opts.streams} streams`;
-      log(`round ${round + 1}/${opts.rounds}: ${t.id} (${opts.warmup} s warm-up + ${opts.duration} s, ${how})`);
-      runs[i].push(await measure(t, loads[t.server]));
-    }
-  }
+  const runs = await inRounds(targets, opts.rounds, (t, round) => {
+    const how = t.mode === 'max' ? `${opts.connections} connections` : `${opts.rate} req/s over ${opts.streams} streams`;
+    log(`round ${round + 1}/${opts.rounds}: ${t.id} (${opts.warmup} s warm-up + ${opts.duration} s, ${how})`);
+    return measure(t, loads[t.server]);
+  });
   await setEmits('all');
   const loadAfter = loadavg();
   const rows = runs.map((samples, i) => aggregate(targets[i], samples));
@@ -650,41 +479,18 @@ async function main() {
   if (last.status !== 201) throw new Error(`after the run the app answered ${last.status}`);
 
   await cleanup();
-  clearTimeout(watchdog);
+  clearTimeout(watch);
 
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    postgres: pgVersion,
-    machine: `${cpus().length} x ${cpus()[0]?.model.trim() ?? 'cpu'}`,
-    'load average (1/5/15 min)': `before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`,
+    ...machine(pgVersion, loadBefore, loadAfter),
     load:
       `max: ${opts.connections} connections closed loop; fixed: ${opts.rate} req/s as ${opts.streams} one-connection autocannon streams (overallRate ${(opts.rate / opts.streams).toFixed(0)} each, started ${Math.round(1000 / opts.streams)} ms apart); ` +
       `${opts.rounds} round(s) in alternating order, each slice ${opts.warmup} s warm-up + ${opts.duration} s measured`,
     orders: landed,
   };
   const { text, met } = report(rows, meta);
-  process.stdout.write(text + '\n');
-  if (opts.out) writeFileSync(opts.out, text + '\n');
-  if (opts.cpuProf) log(`CPU profile of the server written to ${join(tmpdir(), 'ro-bench-orders-prof')}`);
-
-  const bad = rows.filter((r) => r.bad > 0);
-  if (bad.length) {
-    log(`non-2xx responses or errors on: ${bad.map((r) => r.target.id).join(', ')}; the numbers are not valid`);
-    process.exitCode = 1;
-  }
+  printReport(text, rows, log, { out: opts.out, profDir });
   if (met === false) log('the app is under the aim (reported, not a failure)');
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    log(`${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-main().catch(async (err) => {
-  log(`failed: ${err instanceof Error ? err.message : String(err)}`);
-  await cleanup();
-  process.exit(1);
-});
+runMain(main, cleanup, log);

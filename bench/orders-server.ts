@@ -14,19 +14,13 @@
  * off the app's socket.io emits, all or the order-tracking room's only (IPC `emits`): the two
  * methods of the app's realtime object are wrapped in this process only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { buildApp, type App } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openPostgres, type Database } from '../src/db/client.js';
 import { newId } from '../src/db/ids.js';
 import type { OrderLine } from '../src/db/schema/orders.js';
 import { localDate } from '../src/platform/time.js';
-import { seedFirstStart } from '../src/seed.js';
+import { answerRunner, demoApp, fail, failed, listenLocal, login, onStop } from './lib-server.js';
 
 const ORDERS_ADMIN = 'admin@demo.local';
 /** Demo items without modifier groups (none required), with and without allergens. */
@@ -52,16 +46,6 @@ export interface OrdersReadyMessage {
   counterStart: number;
   /** The request body both targets receive. */
   body: { orderType: 'takeout'; customerName: string; items: { menuItem: string; quantity: number }[] };
-}
-
-export interface OrdersCpuMessage {
-  type: 'cpu';
-  /** User + system CPU time of this process, in microseconds. */
-  micros: number;
-}
-
-function fail(message: string): never {
-  throw new Error(message);
 }
 
 // The baseline's SQL: the same statements the app's drizzle queries send, minus the columns it
@@ -184,48 +168,17 @@ function bareServer(pool: pg.Pool, tenantId: string, timeZone: string, userId: s
 
 async function main() {
   if (!process.send) fail('bench/orders-server.ts is started by bench/orders-run.ts');
-  const url = process.env.BENCH_DATABASE_URL ?? fail('BENCH_DATABASE_URL is not set');
-  const password = process.env.DEMO_PASSWORD ?? fail('DEMO_PASSWORD is not set');
-  const dataDir = mkdtempSync(join(tmpdir(), 'ro-bench-orders-'));
-
-  let database: Database | null = null;
-  let app: App | null = null;
-  let bare: FastifyInstance | null = null;
-  let pool: pg.Pool | null = null;
-  let stopping = false;
   /** What-if switch of the runner: all emits, the kitchen's only, or none. */
   let emits: 'all' | 'kitchen' | 'none' = 'all';
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    await bare?.close().catch(() => {});
-    await pool?.end().catch(() => {});
-    await app?.close().catch(() => {});
-    await database?.close().catch(() => {});
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(code); // a clean exit also writes the --cpu-prof profile
-  };
-  process.on('message', (msg: { type?: string; emits?: typeof emits }) => {
-    if (msg?.type === 'stop') void stop(0);
-    if (msg?.type === 'cpu') {
-      const { user, system } = process.cpuUsage();
-      const reply: OrdersCpuMessage = { type: 'cpu', micros: user + system };
-      process.send!(reply);
-    }
+  answerRunner((msg: { type?: string; emits?: typeof emits }) => {
     if (msg?.type === 'emits') {
       emits = msg.emits ?? 'all';
       process.send!({ type: 'emits', emits });
     }
   });
-  process.on('disconnect', () => void stop(0)); // the runner went away
-  process.on('SIGTERM', () => void stop(0));
-  process.on('SIGINT', () => void stop(0));
 
   try {
-    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: url });
-    database = await openPostgres(url);
-    app = await buildApp({ database, config, logger: false });
-    await seedFirstStart(database.db, app.services, config, { ...process.env, DEMO_PASSWORD: password });
+    const { app, database, url, password } = await demoApp('ro-bench-orders-');
 
     // What-if switch: the orders service holds this very object, so wrapping its methods is enough.
     const realtime = app.deps.realtime;
@@ -250,16 +203,16 @@ async function main() {
           on conflict (tenant_id, day) do update set last = ${COUNTER_START}`,
     );
 
-    pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000 });
     pool.on('error', () => {});
-    bare = bareServer(pool, tenant.id, tenant.timezone, admin.id);
+    onStop(() => pool.end());
+    const bare = bareServer(pool, tenant.id, tenant.timezone, admin.id);
+    onStop(() => bare.close());
 
-    const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: ORDERS_ADMIN, password } });
-    if (login.statusCode !== 200) fail(`login failed: ${login.statusCode} ${login.body}`);
-    const token = (login.json() as { accessToken: string }).accessToken;
+    const token = await login(app, ORDERS_ADMIN, password);
 
-    const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+    const appUrl = await listenLocal(app);
+    const bareUrl = await listenLocal(bare);
     const ready: OrdersReadyMessage = {
       type: 'ready',
       appUrl,
@@ -272,8 +225,7 @@ async function main() {
     };
     process.send!(ready);
   } catch (err) {
-    process.stderr.write(`orders bench server failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stop(1);
+    await failed('orders bench server', err);
   }
 }
 

@@ -11,42 +11,24 @@
  * (bench/server.ts) on 127.0.0.1, drives the load from this process, prints a markdown table
  * and drops the database. See bench/README.md for the options and the last results.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import type { CpuMessage, ReadyMessage } from './server.js';
+import {
+  DEMO_ENV, cannon, checkLocal, cleaner, createDb, dbUrl, fmt, inRounds, logger, machine, median, metaLines, pct,
+  pickTargets, printReport, readSettings, runMain, serverCpu, startServer, table, watchdog,
+} from './lib-run.js';
+import type { ReadyMessage } from './server.js';
 
 /** The share of req/s the JWT + guard chain may cost against the same route without auth (issue 2). */
 const TARGET_GUARD_COST = 0.25;
 
-function envInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
-}
-
 const opts = {
-  connections: envInt('BENCH_CONNECTIONS', 10, 1, 200),
-  /** Seconds measured per target and round. */
-  duration: envInt('BENCH_DURATION', 3, 1, 120),
-  /** Seconds of unmeasured load before each measured slice. */
-  warmup: envInt('BENCH_WARMUP', 1, 0, 30),
-  /** Rounds over all targets, in alternating order; each target's numbers add up its rounds. */
-  rounds: envInt('BENCH_ROUNDS', 4, 1, 20),
-  breakdown: process.env.BENCH_BREAKDOWN === '1',
-  cpuProf: process.env.BENCH_CPU_PROF === '1',
-  only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : null,
-  adminUrl: process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  // Rounds in alternating order; each target's numbers add up its rounds.
+  ...readSettings({ duration: 3, warmup: 1, rounds: 4 }),
   dbName: process.env.BENCH_DB || 'ro_bench',
-  out: process.env.BENCH_OUT || null,
 };
+const profDir = opts.cpuProf ? join(tmpdir(), 'ro-bench-prof') : null;
 
 interface Target {
   id: string;
@@ -108,11 +90,6 @@ interface Row {
   cpuPerReq: number;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 function aggregate(target: Target, samples: Sample[]): Row {
   const sum = (f: (s: Sample) => number) => samples.reduce((acc, s) => acc + f(s), 0);
   const total = sum((s) => s.requests);
@@ -130,123 +107,15 @@ function aggregate(target: Target, samples: Sample[]): Row {
   };
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
-function fail(message: string): never {
-  throw new Error(message);
-}
-
-function checkLocal(url: string, what: string) {
-  const host = new URL(url).hostname;
-  if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`${what} must point to 127.0.0.1 (got ${host})`);
-}
-
-// ---- database -------------------------------------------------------------------------------
-
-function benchDbUrl(): string {
-  const u = new URL(opts.adminUrl);
-  u.pathname = `/${opts.dbName}`;
-  return u.toString();
-}
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: opts.adminUrl, connectionTimeoutMillis: 5000 });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
-const dropDb = () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${opts.dbName} WITH (FORCE)`));
-
-// ---- server child ---------------------------------------------------------------------------
-
-let child: ChildProcess | null = null;
-
-function startServer(): Promise<ReadyMessage> {
-  const execArgv = ['--import', 'tsx'];
-  if (opts.cpuProf) execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(tmpdir(), 'ro-bench-prof')}`);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    BENCH_DATABASE_URL: benchDbUrl(),
-    // Set so loadConfig writes nothing to ./data; throwaway values for a throwaway database.
-    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123456789',
-    ENCRYPTION_KEY: '00'.repeat(32),
-    BCRYPT_COST: '4',
-    DEMO_PASSWORD: 'bench-demo-password',
-    SUPERADMIN_EMAIL: 'superadmin@bench.local',
-    SUPERADMIN_PASSWORD: 'bench-superadmin-password',
-    SEED_DEMO: 'true',
-    LOG_LEVEL: 'silent',
-    // The HTTP API process only: no job workers polling in the background of the measurements.
-    ROLE: 'api',
-  };
-  delete env.DATABASE_URL;
-  const proc = fork(join(root, 'bench', 'server.ts'), [], { cwd: root, execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  child = proc;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bench server not ready after 60 s')), 60_000);
-    proc.on('message', (msg: ReadyMessage) => {
-      if (msg?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(msg);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      child = null;
-      reject(new Error(`bench server exited with code ${code}`));
-    });
-  });
-}
-
-/** The server's CPU time so far, in microseconds. */
-function serverCpu(): Promise<number> {
-  const proc = child ?? fail('the bench server is not running');
-  return new Promise((resolve) => {
-    const onMessage = (msg: CpuMessage) => {
-      if (msg?.type !== 'cpu') return;
-      proc.off('message', onMessage);
-      resolve(msg.micros);
-    };
-    proc.on('message', onMessage);
-    proc.send({ type: 'cpu' });
-  });
-}
-
-async function stopServer() {
-  const proc = child;
-  if (!proc) return;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  if (proc.connected) proc.send({ type: 'stop' });
-  else proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-  child = null;
-}
-
-// ---- load -----------------------------------------------------------------------------------
-
-let current: { stop(): void } | null = null;
-
-async function cannon(url: string, headers: Record<string, string>, duration: number) {
-  const run = autocannon({ url, connections: opts.connections, duration, headers, timeout: 10 });
-  current = run;
-  try {
-    return await run;
-  } finally {
-    current = null;
-  }
-}
+const log = logger('bench');
+const cleanup = cleaner(opts.adminUrl, opts.dbName, log);
 
 async function measure(url: string, headers: Record<string, string>): Promise<Sample> {
-  if (opts.warmup > 0) await cannon(url, headers, opts.warmup);
+  const what = { url, headers, connections: opts.connections };
+  if (opts.warmup > 0) await cannon({ ...what, duration: opts.warmup });
   const load = loadavg()[0];
   const cpuBefore = await serverCpu();
-  const r = await cannon(url, headers, opts.duration);
+  const r = await cannon({ ...what, duration: opts.duration });
   const cpu = (await serverCpu()) - cpuBefore;
   return {
     seconds: r.duration,
@@ -280,25 +149,23 @@ async function check(targets: Target[], urlOf: (t: Target) => string, token: str
 
 // ---- report ---------------------------------------------------------------------------------
 
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** autocannon records latency in whole milliseconds: 0 means under 1 ms. */
 const ms = (n: number) => (n === 0 ? '<1' : String(Math.round(n * 10) / 10));
 
 function report(rows: Row[], meta: Record<string, string>): { text: string; met: boolean | null } {
   const by = (id: string) => rows.find((r) => r.target.id === id);
   const bare = by('bare');
-  const lines: string[] = [];
-  for (const [k, v] of Object.entries(meta)) lines.push(`- ${k}: ${v}`);
-  lines.push('');
-  lines.push('| target | req/s | p50 ms | p99 ms | mean ms | requests | server CPU µs/req | non-2xx/errors | load 1m | req/s vs (1) |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) {
-    lines.push(
-      `| ${r.target.label} | ${fmt(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p99)} | ${fmt(r.mean, 2)} | ${fmt(r.total)} | ${fmt(r.cpuPerReq)} | ${r.bad} | ${r.load.toFixed(1)} | ${bare ? pct(r.reqPerSec / bare.reqPerSec) : '-'} |`,
-    );
-  }
-  lines.push('');
+  const lines = [
+    ...metaLines(meta),
+    ...table(
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'requests', 'server CPU µs/req', 'non-2xx/errors', 'load 1m', 'req/s vs (1)'],
+      rows.map((r) => [
+        r.target.label, fmt(r.reqPerSec), ms(r.p50), ms(r.p99), fmt(r.mean, 2), fmt(r.total), fmt(r.cpuPerReq), r.bad, r.load.toFixed(1),
+        bare ? pct(r.reqPerSec / bare.reqPerSec) : '-',
+      ]),
+    ),
+    '',
+  ];
   const auth = by('users-auth');
   const noauth = by('users-noauth');
   const bareUsers = by('users-bare');
@@ -326,94 +193,40 @@ function report(rows: Row[], meta: Record<string, string>): { text: string; met:
 
 // ---- main -----------------------------------------------------------------------------------
 
-let cleaned = false;
-async function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  current?.stop();
-  await stopServer().catch((err) => log(`stopping the server: ${String(err)}`));
-  await dropDb()
-    .then(() => log(`dropped database ${opts.dbName}`))
-    .catch((err) => log(`could not drop database ${opts.dbName}: ${String(err)}`));
-}
-
 async function main() {
   if (!/^ro_bench[a-z0-9_]*$/.test(opts.dbName)) throw new Error('BENCH_DB must start with ro_bench (it is dropped at the end)');
   checkLocal(opts.adminUrl, 'BENCH_PG_URL');
-  let targets = TARGETS.filter((t) => opts.breakdown || !t.breakdown);
-  if (opts.only) targets = TARGETS.filter((t) => opts.only!.includes(t.id));
-  if (!targets.length) throw new Error(`BENCH_ONLY matches no target; targets: ${TARGETS.map((t) => t.id).join(', ')}`);
-
-  // Stops by itself whatever happens.
-  const budgetMs = (targets.length * opts.rounds * (opts.warmup + opts.duration + 3) + 180) * 1000;
-  const watchdog = setTimeout(() => {
-    log(`still running after ${budgetMs / 1000} s: giving up`);
-    void cleanup().finally(() => process.exit(1));
-  }, budgetMs);
+  const targets = pickTargets(TARGETS, opts.breakdown, opts.only);
+  const watch = watchdog(targets.length * opts.rounds * (opts.warmup + opts.duration + 3) + 180, cleanup, log);
 
   const loadBefore = loadavg();
-  const pgVersion = await admin(async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${opts.dbName} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${opts.dbName}`);
-    return (await c.query<{ server_version: string }>('show server_version')).rows[0].server_version;
-  }).catch((err: Error) => {
-    throw new Error(`PostgreSQL at ${opts.adminUrl} is not usable (${err.message}); start it, e.g. pg_ctlcluster <version> main start`);
-  });
+  const pgVersion = await createDb(opts.adminUrl, opts.dbName);
   log(`database ${opts.dbName} created; starting the server`);
-  const ready = await startServer();
+  const env = { ...DEMO_ENV, BENCH_DATABASE_URL: dbUrl(opts.adminUrl, opts.dbName) };
+  const ready = await startServer<ReadyMessage>('server.ts', env, { name: 'bench server', seconds: 60, profDir });
   checkLocal(ready.appUrl, 'app');
   checkLocal(ready.bareUrl, 'bare server');
   const urlOf = (t: Target) => (t.server === 'app' ? ready.appUrl : ready.bareUrl) + t.path;
   await check(targets, urlOf, ready.token);
 
-  const runs: Sample[][] = targets.map(() => []);
-  for (let round = 0; round < opts.rounds; round++) {
-    // Alternate the order between rounds so a drift in machine load does not favour one side.
-    const order = targets.map((_, i) => i);
-    if (round % 2 === 1) order.reverse();
-    for (const i of order) {
-      const t = targets[i];
-      log(`round ${round + 1}/${opts.rounds}: ${t.id} (${opts.warmup} s warm-up + ${opts.duration} s, ${opts.connections} connections)`);
-      const headers: Record<string, string> = t.auth ? { authorization: `Bearer ${ready.token}` } : {};
-      runs[i].push(await measure(urlOf(t), headers));
-    }
-  }
+  const runs = await inRounds(targets, opts.rounds, (t, round) => {
+    log(`round ${round + 1}/${opts.rounds}: ${t.id} (${opts.warmup} s warm-up + ${opts.duration} s, ${opts.connections} connections)`);
+    const headers: Record<string, string> = t.auth ? { authorization: `Bearer ${ready.token}` } : {};
+    return measure(urlOf(t), headers);
+  });
   const loadAfter = loadavg();
   const rows = runs.map((samples, i) => aggregate(targets[i], samples));
 
   await cleanup();
-  clearTimeout(watchdog);
+  clearTimeout(watch);
 
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    postgres: pgVersion,
-    machine: `${cpus().length} x ${cpus()[0]?.model.trim() ?? 'cpu'}`,
-    'load average (1/5/15 min)': `before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`,
+    ...machine(pgVersion, loadBefore, loadAfter),
     autocannon: `${opts.connections} connections; ${opts.rounds} round(s) over the targets in alternating order, each slice ${opts.warmup} s warm-up + ${opts.duration} s measured (${opts.rounds * opts.duration} s measured per target)`,
   };
   const { text, met } = report(rows, meta);
-  process.stdout.write(text + '\n');
-  if (opts.out) writeFileSync(opts.out, text + '\n');
-  if (opts.cpuProf) log(`CPU profile of the server written to ${join(tmpdir(), 'ro-bench-prof')}`);
-
-  const bad = rows.filter((r) => r.bad > 0);
-  if (bad.length) {
-    log(`non-2xx responses or errors on: ${bad.map((r) => r.target.id).join(', ')}; the numbers are not valid`);
-    process.exitCode = 1;
-  }
+  printReport(text, rows, log, { out: opts.out, profDir });
   if (met === false) log('the guard chain costs more than the target (reported, not a failure)');
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    log(`${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-main().catch(async (err) => {
-  log(`failed: ${err instanceof Error ? err.message : String(err)}`);
-  await cleanup();
-  process.exit(1);
-});
+runMain(main, cleanup, log);

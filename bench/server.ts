@@ -12,34 +12,23 @@
  * (`app.services`, `app.deps`) and the principal loader of the guard.
  */
 import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jwtVerify } from 'jose';
-import { buildApp, type App } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openPostgres, type Database } from '../src/db/client.js';
+import type { App } from '../src/app.js';
 import { memberships, users as users_ } from '../src/db/schema/users.js';
 import type { TenantCtx } from '../src/platform/auth/guards.js';
 import { loadMember } from '../src/platform/auth/principal.js';
 import { TenantParams, withErrors } from '../src/platform/schemas.js';
 import { User } from '../src/modules/users/users.schemas.js';
-import { seedFirstStart } from '../src/seed.js';
+import { answerRunner, demoApp, fail, failed, listenLocal, login, onStop } from './lib-server.js';
 
 export interface ReadyMessage {
   type: 'ready';
   appUrl: string;
   bareUrl: string;
   token: string;
-}
-
-export interface CpuMessage {
-  type: 'cpu';
-  /** User + system CPU time of the server process, in microseconds. */
-  micros: number;
 }
 
 export const BENCH_ADMIN = 'admin@demo.local';
@@ -61,10 +50,6 @@ declare module 'fastify' {
 }
 
 const usersSchema = { hide: true, params: TenantParams, response: withErrors({ 200: Type.Array(User) }) };
-
-function fail(message: string): never {
-  throw new Error(message);
-}
 
 /** HS256 access-token check with node:crypto, synchronous (what-if of the JWT step). */
 function hmacVerifier(secret: string) {
@@ -152,42 +137,9 @@ function bareServer(app: App, ctx: TenantCtx): FastifyInstance {
 
 async function main() {
   if (!process.send) fail('bench/server.ts is started by bench/run.ts (npm run bench)');
-  const url = process.env.BENCH_DATABASE_URL ?? fail('BENCH_DATABASE_URL is not set');
-  const password = process.env.DEMO_PASSWORD ?? fail('DEMO_PASSWORD is not set');
-  // Config from the env run.ts passes (JWT_SECRET, ENCRYPTION_KEY set: nothing is written to ./data).
-  const dataDir = mkdtempSync(join(tmpdir(), 'ro-bench-'));
-
-  let database: Database | null = null;
-  let app: App | null = null;
-  let bare: FastifyInstance | null = null;
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    await bare?.close().catch(() => {});
-    await app?.close().catch(() => {});
-    await database?.close().catch(() => {});
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(code); // a clean exit also writes the --cpu-prof profile
-  };
-  process.on('message', (msg: { type?: string }) => {
-    if (msg?.type === 'stop') void stop(0);
-    // CPU time of this process, so the runner can tell the CPU cost per request.
-    if (msg?.type === 'cpu') {
-      const { user, system } = process.cpuUsage();
-      const reply: CpuMessage = { type: 'cpu', micros: user + system };
-      process.send!(reply);
-    }
-  });
-  process.on('disconnect', () => void stop(0)); // the runner went away
-  process.on('SIGTERM', () => void stop(0));
-  process.on('SIGINT', () => void stop(0));
-
+  answerRunner();
   try {
-    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: url });
-    database = await openPostgres(url);
-    app = await buildApp({ database, config, logger: false });
-    await seedFirstStart(database.db, app.services, config, { ...process.env, DEMO_PASSWORD: password });
+    const { app, database, password } = await demoApp('ro-bench-');
 
     const tenant = (await app.deps.tenants.bySlug('demo')) ?? fail('demo tenant missing');
     const member = (await loadMember(database.db, (await app.services.users.findByEmail(BENCH_ADMIN))!.id, tenant.id)) ?? fail('admin missing');
@@ -200,21 +152,19 @@ async function main() {
     };
 
     await benchRoutes(app, ctx);
-    bare = bareServer(app, ctx);
+    const bare = bareServer(app, ctx);
+    onStop(() => bare.close());
 
     // A real login gives the token the guarded route is measured with (inject readies the app:
     // the bench routes are registered before).
-    const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: BENCH_ADMIN, password } });
-    if (login.statusCode !== 200) fail(`login failed: ${login.statusCode} ${login.body}`);
-    const token = (login.json() as { accessToken: string }).accessToken;
+    const token = await login(app, BENCH_ADMIN, password);
 
-    const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+    const appUrl = await listenLocal(app);
+    const bareUrl = await listenLocal(bare);
     const ready: ReadyMessage = { type: 'ready', appUrl, bareUrl, token };
     process.send!(ready);
   } catch (err) {
-    process.stderr.write(`bench server failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stop(1);
+    await failed('bench server', err);
   }
 }
 
