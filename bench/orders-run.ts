@@ -173,11 +173,16 @@ function sampleActivity() {
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const { rows: [r] } = await db.query<{ lock: number; idle: number }>(
-        `select count(*) filter (where wait_event_type = 'Lock')::int as lock,
-                count(*) filter (where state like 'idle in transaction%')::int as idle
-           from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
-      );
+      // The connection goes away when the run is interrupted: stop sampling, let cleanup drop the database.
+      const result = await db
+        .query<{ lock: number; idle: number }>(
+          `select count(*) filter (where wait_event_type = 'Lock')::int as lock,
+                  count(*) filter (where state like 'idle in transaction%')::int as idle
+             from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+        )
+        .catch(() => null);
+      if (!result) break;
+      const r = result.rows[0];
       acc.samples++;
       acc.lockWait += r.lock;
       acc.idleInTx += r.idle;

@@ -36,8 +36,9 @@ export const BENCH_ADMIN = 'admin@demo.local';
 /**
  * Which guard steps a bench-only route runs before listing the users (a cut-down copy of the guard:
  * it answers 500 instead of 401/403, which the runner would count as failures).
- * `jwt`: 'jose' is the app's verifier; 'jose-key' is jose with the key imported once;
- * 'hmac' is a synchronous HS256 check with node:crypto.
+ * `jwt`: 'jose' is the app's own verifier (`deps.jwt`, jose when these what-ifs were written, a
+ * synchronous node:crypto HMAC since); 'jose-key' is jose with the key imported once;
+ * 'hmac' is this file's synchronous HS256 check with node:crypto.
  * `member`: 'query' is the guard's `loadMember`; 'prepared' the same SQL as a prepared statement;
  * 'cached' the guard's query behind a 5 s per-process cache (like the tenant resolver's).
  */
@@ -54,13 +55,13 @@ const usersSchema = { hide: true, params: TenantParams, response: withErrors({ 2
 /** HS256 access-token check with node:crypto, synchronous (what-if of the JWT step). */
 function hmacVerifier(secret: string) {
   const key = Buffer.from(secret);
-  const header = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
   return (token: string): string | null => {
     const [h, p, sig, extra] = token.split('.');
-    if (h !== header || !p || !sig || extra !== undefined) return null;
+    if (!h || !p || !sig || extra !== undefined) return null;
     const expected = createHmac('sha256', key).update(`${h}.${p}`).digest();
     const given = Buffer.from(sig, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if ((JSON.parse(Buffer.from(h, 'base64url').toString()) as { alg?: string }).alg !== 'HS256') return null;
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as { typ?: string; sub?: unknown; exp?: number };
     if (claims.typ !== 'access' || typeof claims.sub !== 'string' || !(Number(claims.exp) > Date.now() / 1000)) return null;
     return claims.sub;
