@@ -11,10 +11,11 @@
  * Standalone:   npx tsx src/integrations/gateway-a/simulator.ts   (env: see runStandalone below)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto.js';
 import { describeError, silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
+import { simulatorServers, type SimulatorServer } from '../simulator-server.js';
 import { consoleLogger, isMain, stopOnSignals } from '../standalone.js';
 import { TERMINAL_SERIAL } from './client.js';
 import { GATEWAY_A_SIGNATURE_HEADER, signGatewayAPayload } from './signature.js';
@@ -121,15 +122,7 @@ export interface DecideOptions {
   reason?: string;
 }
 
-export interface GatewayASimulator {
-  /** Fastify plugin with the gateway protocol and the control API (`/__sim/...`); mount under any prefix. */
-  routes: (app: FastifyInstance) => Promise<void>;
-  /** A fresh Fastify instance serving `routes` at the root (for `inject` or `listen`). */
-  buildServer(): FastifyInstance;
-  /** Listens on 127.0.0.1 (port 0 = any free port) and returns the base URL. */
-  listen(opts?: { port?: number; host?: string }): Promise<string>;
-  close(): Promise<void>;
-
+export interface GatewayASimulator extends SimulatorServer {
   approve(intentId: string, opts?: DecideOptions): Promise<{ intent: SimIntentView; webhook: WebhookDelivery | null }>;
   decline(intentId: string, opts?: DecideOptions): Promise<{ intent: SimIntentView; webhook: WebhookDelivery | null }>;
   /** Sends the webhook of a decided intent again (a duplicate, as real gateways do). */
@@ -584,20 +577,12 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
     return notify(intent, opts.shape ?? intent.lastShape ?? undefined);
   }
 
-  function buildServer(): FastifyInstance {
-    const server = Fastify({ logger: false });
-    server.register(routes);
-    servers.push(server);
-    return server;
-  }
+  const { buildServer, listen } = simulatorServers(routes, servers);
 
   return {
     routes,
     buildServer,
-    async listen(opts = {}) {
-      const server = buildServer();
-      return server.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
-    },
+    listen,
     async close() {
       closed = true;
       for (const t of decisionTimers.values()) clearTimeout(t);

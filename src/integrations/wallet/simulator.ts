@@ -14,9 +14,10 @@
  * Standalone: npx tsx src/integrations/wallet/simulator.ts   (WALLET_SIM_PORT, default 4020)
  */
 import { createHash, randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { silentLogger, type ProviderLogger } from '../http.js';
+import { simulatorServers, type SimulatorServer } from '../simulator-server.js';
 import { consoleLogger, isMain, stopOnSignals } from '../standalone.js';
 
 export const WALLET_SIM_ACCOUNT = {
@@ -99,11 +100,7 @@ export interface WalletSimulatorOptions {
   log?: ProviderLogger;
 }
 
-export interface WalletSimulator {
-  routes: (app: FastifyInstance) => Promise<void>;
-  buildServer(): FastifyInstance;
-  listen(opts?: { port?: number; host?: string }): Promise<string>;
-  close(): Promise<void>;
+export interface WalletSimulator extends SimulatorServer {
   createAccount(opts?: { devices?: string[] }): WalletSimAccount;
   listPayments(): SimPayment[];
 }
@@ -320,17 +317,12 @@ export function createWalletSimulator(options: WalletSimulatorOptions = {}): Wal
     app.get('/__sim/payments', hide, async (_req, reply) => send(reply, 200, [...payments.values()].reverse().map(publicPayment)));
   }
 
-  function buildServer(): FastifyInstance {
-    const server = Fastify({ logger: false });
-    server.register(routes);
-    servers.push(server);
-    return server;
-  }
+  const { buildServer, listen } = simulatorServers(routes, servers);
 
   return {
     routes,
     buildServer,
-    listen: (opts = {}) => buildServer().listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' }),
+    listen,
     async close() {
       await Promise.all(servers.splice(0).map((s) => s.close()));
     },
