@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadPaymentsConfig, type PaymentsConfig } from '../config.js';
 import { HttpGatewayAClient } from './gateway-a/client.js';
