@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { startStandalone } from '../../../test/standalone.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../platform/clock.js';
 import { HttpGatewayAClient } from './client.js';
@@ -224,30 +223,8 @@ describe('gateway_a simulator over HTTP', () => {
   });
 
   it('runs standalone and prints its URL', async () => {
-    const tsxCli = resolve('node_modules/tsx/dist/cli.mjs');
-    const child = spawn(process.execPath, [tsxCli, 'src/integrations/gateway-a/simulator.ts'], {
-      env: { ...process.env, GATEWAY_A_SIM_PORT: '0', GATEWAY_A_WEBHOOK_SECRET: 'x' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanups.push(async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const t = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
-      child.stdout.on('data', (c) => {
-        out += c;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[1]);
-        }
-      });
-      child.stderr.on('data', (c) => (out += c));
-    });
+    const { url, stop } = await startStandalone('src/integrations/gateway-a/simulator.ts', { GATEWAY_A_SIM_PORT: '0', GATEWAY_A_WEBHOOK_SECRET: 'x' });
+    cleanups.push(stop);
     const res = await fetch(`${url}/__sim`);
     expect(await res.json()).toMatchObject({ simulator: 'gateway_a', webhookSigned: true, outcome: 'manual' });
   }, 30_000);

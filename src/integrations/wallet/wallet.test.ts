@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { resolve } from 'node:path';
+import { startStandalone } from '../../../test/standalone.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderRefusedError, ProviderUnavailableError } from '../errors.js';
 import { centsToDecimal, HttpWalletClient, type WalletChargeInput } from './client.js';
@@ -167,29 +166,8 @@ describe('wallet gateway client and simulator over HTTP', () => {
   });
 
   it('runs standalone and prints its URL', async () => {
-    const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'src/integrations/wallet/simulator.ts'], {
-      env: { ...process.env, WALLET_SIM_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanups.push(async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const t = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
-      child.stdout.on('data', (c) => {
-        out += c;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[1]);
-        }
-      });
-      child.stderr.on('data', (c) => (out += c));
-    });
+    const { url, stop } = await startStandalone('src/integrations/wallet/simulator.ts', { WALLET_SIM_PORT: '0' });
+    cleanups.push(stop);
     const client = new HttpWalletClient({ baseUrl: url, timeoutMs: 5_000 });
     expect(await client.charge(charge())).toMatchObject({ status: 'approved' });
   }, 30_000);
