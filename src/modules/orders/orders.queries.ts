@@ -94,14 +94,18 @@ export interface OrderFilter {
   from: Date;
   to: Date;
   limit: number;
-  /** null: every order; a list: orders of those PDVs and orders without a PDV. */
+  /** null: every order; a list: orders of those PDVs, plus orders without a PDV when `withoutPdv`. */
   pdvIds: string[] | null;
+  withoutPdv: boolean;
 }
 
 export function listOrders(db: Db, tenantId: string, f: OrderFilter) {
   const conditions: SQL[] = [eq(orders.tenantId, tenantId), gte(orders.createdAt, f.from), lt(orders.createdAt, f.to)];
   if (f.status) conditions.push(eq(orders.status, f.status));
-  if (f.pdvIds) conditions.push(f.pdvIds.length ? or(isNull(orders.pdvId), inArray(orders.pdvId, f.pdvIds))! : isNull(orders.pdvId));
+  if (f.pdvIds) {
+    const ofPdvs = f.pdvIds.length ? inArray(orders.pdvId, f.pdvIds) : sql`false`;
+    conditions.push(f.withoutPdv ? or(isNull(orders.pdvId), ofPdvs)! : ofPdvs);
+  }
   return db
     .select()
     .from(orders)

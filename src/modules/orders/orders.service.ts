@@ -232,17 +232,17 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
       if (to < from) throw invalidField('querystring.to', 'must not be before from');
       if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > MAX_LIST_DAYS) throw invalidField('querystring.to', `the period is at most ${MAX_LIST_DAYS} days`);
       const scope = await branches.pdvScope(ctx.tenantId, ctx.branchScope);
-      let pdvIds = scope;
-      if (query.pdvIds?.length) pdvIds = scope ? query.pdvIds.filter((p) => scope.includes(p)) : query.pdvIds;
+      const filter = Boolean(query.pdvIds?.length);
       const rows = await q.listOrders(db, ctx.tenantId, {
         status: query.status,
         from: startOfLocalDay(from, ctx.tenant.timezone),
         to: startOfLocalDay(addDays(to, 1), ctx.tenant.timezone),
         limit: query.limit ?? 200,
-        pdvIds,
+        pdvIds: filter ? query.pdvIds!.filter((p) => !scope || scope.includes(p)) : scope,
+        // A filter by PDVs means those PDVs only; the scope alone also shows tenant-wide orders.
+        withoutPdv: !filter,
       });
-      // A filter by PDVs means those PDVs only, not also the tenant-wide orders.
-      return (query.pdvIds?.length ? rows.filter((r) => r.pdvId && pdvIds!.includes(r.pdvId)) : rows).map(toOrderView);
+      return rows.map(toOrderView);
     },
 
     async track(tenantId: string, orderNumber: string): Promise<TrackedOrderView> {

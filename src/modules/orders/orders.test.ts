@@ -318,6 +318,9 @@ describe('GET /t/:slug/orders', () => {
     // A past period holds none of today's orders.
     expect((await call('GET', `/t/${r.slug}/orders?from=2020-01-01&to=2020-01-31`, r.admin.headers)).json()).toEqual([]);
     expect((await call('GET', `/t/${r.slug}/orders?limit=1`, r.admin.headers)).json()).toHaveLength(1);
+    // The limit applies after the PDV filter: a newer tenant-wide order does not take the only slot.
+    await call('POST', `/t/${r.slug}/orders`, r.admin.headers, staffBody(r));
+    expect((await call('GET', `/t/${r.slug}/orders?pdvIds=${pdv2.pdvId}&limit=1`, r.admin.headers)).json().map((o: { _id: string }) => o._id)).toEqual([b._id]);
     expect((await call('GET', `/t/${r.slug}/orders?status=lost`, r.admin.headers)).statusCode).toBe(400);
     expect((await call('GET', `/t/${r.slug}/orders?limit=5000`, r.admin.headers)).statusCode).toBe(400);
     expect((await call('GET', `/t/${r.slug}/orders?from=2026-02-10&to=2026-02-01`, r.admin.headers)).statusCode).toBe(400);
