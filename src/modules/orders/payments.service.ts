@@ -16,8 +16,7 @@ import type { TenantsService } from '../tenants/tenants.service.js';
 import * as q from './orders.queries.js';
 import type { CreateOrderInput } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
-import { isOpen } from './orders.rules.js';
-import { toOrderView } from './orders.service.js';
+import { totalOf } from './orders.rules.js';
 
 /** How long a terminal payment may stay `processing` before the service cancels it (spec 8). */
 export const PAYMENT_TIMEOUT_MS = 60_000;
@@ -259,7 +258,7 @@ export function paymentsService(
       const accessToken = await tenants.secret(tenant.id, 'walletAccessToken');
       if (!accessToken) throw badRequest('Online payment is not configured for this restaurant', undefined, 'wallet_not_configured');
       const lines = await orders.priceLines(tenant.id, input.items);
-      const total = lines.reduce((s, l) => s + l.price * l.quantity, 0);
+      const total = totalOf(lines);
       let charge;
       try {
         charge = await providers.wallet.charge({
@@ -324,8 +323,6 @@ export function paymentsService(
       };
     },
 
-    view: toOrderView,
-    isOpen,
   };
 }
 
