@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, char, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, char, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
 
@@ -15,6 +15,8 @@ export const users = pgTable(
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
     isSuperadmin: boolean('is_superadmin').notNull().default(false),
+    /** Raised whenever every session must end (password change, removal): access tokens carry it as `sv`. */
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -16,7 +16,7 @@ export function authService({ db, clock, jwt, config, log }: Deps, users: UsersS
   // Compared against when the email is unknown, so both failures take the same time.
   const dummyHash = hashPassword(randomToken(16), config.bcryptCost);
 
-  async function issue(user: { id: string; email: string; name: string; isSuperadmin: boolean }, familyId: string) {
+  async function issue(user: { id: string; email: string; name: string; isSuperadmin: boolean; sessionVersion: number }, familyId: string) {
     const refreshToken = randomToken(32);
     const now = clock.now();
     await q.insertRefreshToken(db, {
@@ -27,7 +27,7 @@ export function authService({ db, clock, jwt, config, log }: Deps, users: UsersS
       expiresAt: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000),
     });
     return {
-      accessToken: await jwt.sign(user.id),
+      accessToken: await jwt.sign(user.id, user.sessionVersion),
       refreshToken,
       expiresIn: ACCESS_TOKEN_SECONDS,
       user: { _id: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin },

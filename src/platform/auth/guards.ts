@@ -4,7 +4,7 @@ import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { TenantRef, TenantResolver } from '../tenancy.js';
 import type { JwtSigner } from './jwt.js';
 import { PERMISSION_ALIASES, planHas, roleHolds, type Permission, type PlanFeature, type Role } from './permissions.js';
-import { loadUser, type MemberCache, type Principal } from './principal.js';
+import { loadUser, tokenIsCurrent, type MemberCache, type Principal } from './principal.js';
 
 /**
  * A route's guard rule, declared as data in `config.auth`. With no rule a route needs a valid JWT.
@@ -102,13 +102,13 @@ export function installGuards(scope: FastifyInstance, { db, jwt, tenants, member
     const tenant = await resolveTenant(req);
     if (!tenant) {
       const user = await loadUser(db, claims.sub);
-      if (!user) throw unauthorized('Invalid or expired token');
+      if (!user || !tokenIsCurrent(claims, user)) throw unauthorized('Invalid or expired token');
       req.principal = user;
       if (rule.superadmin && !user.isSuperadmin) throw forbidden('Superadmin only');
       return;
     }
     const found = await members.get(claims.sub, tenant.id);
-    if (!found) throw unauthorized('Invalid or expired token');
+    if (!found || !tokenIsCurrent(claims, found.principal)) throw unauthorized('Invalid or expired token');
     const { principal, membership } = found;
     req.principal = principal;
     req.tenant = tenant;

@@ -5,14 +5,18 @@ export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
 export interface AccessClaims {
   sub: string;
-  /** Expiry, Unix seconds. */
+  /** Issued at and expiry, Unix seconds. */
+  iat: number;
   exp: number;
+  /** The user's session version when the token was issued (0 for tokens from before versions existed). */
+  sv: number;
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 /**
- * Panel access tokens: compact JWS, HS256 only, with `sub`, `typ: access`, `iat` and `exp`.
+ * Panel access tokens: compact JWS, HS256 only, with `sub`, `typ: access`, `iat`, `exp` and `sv`
+ * (the user's session version: see `tokenIsCurrent` in principal.ts).
  * Signed and checked with node:crypto directly: every guarded request verifies one, and the
  * WebCrypto path (async, on the thread pool) cost a third of the guard chain's throughput.
  */
@@ -21,9 +25,12 @@ export function jwtSigner(secret: string, clock: Clock) {
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
 
   return {
-    async sign(userId: string): Promise<string> {
+    /** `sessionVersion` is the user's current one: raising it in the database ends the token at once. */
+    async sign(userId: string, sessionVersion = 0): Promise<string> {
       const iat = nowSeconds();
-      const payload = Buffer.from(JSON.stringify({ typ: 'access', sub: userId, iat, exp: iat + ACCESS_TOKEN_SECONDS })).toString('base64url');
+      const payload = Buffer.from(
+        JSON.stringify({ typ: 'access', sub: userId, iat, exp: iat + ACCESS_TOKEN_SECONDS, sv: sessionVersion }),
+      ).toString('base64url');
       return `${HEADER}.${payload}.${mac(`${HEADER}.${payload}`).toString('base64url')}`;
     },
 
@@ -44,10 +51,10 @@ export function jwtSigner(secret: string, clock: Clock) {
         return null;
       }
       if ((head as { alg?: unknown } | null)?.alg !== 'HS256' || !claims || typeof claims !== 'object') return null;
-      const { typ, sub, exp } = claims;
+      const { typ, sub, exp, iat, sv } = claims;
       if (typ !== 'access' || typeof sub !== 'string' || typeof exp !== 'number') return null;
       if (exp <= nowSeconds()) return null;
-      return { sub, exp };
+      return { sub, exp, iat: typeof iat === 'number' ? iat : 0, sv: typeof sv === 'number' ? sv : 0 };
     },
   };
 }

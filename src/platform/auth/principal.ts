@@ -7,6 +7,17 @@ export interface Principal {
   email: string;
   name: string;
   isSuperadmin: boolean;
+  /** Raised when every session of the user must end; access tokens carry the value they were issued with. */
+  sessionVersion: number;
+}
+
+/**
+ * An access token is current while the user's session version is the one it was issued with. The
+ * version comes with the cached membership, so another process may accept an old token for up to
+ * MEMBER_TTL_MS after a password change; this process refuses it at once (the change calls `forget`).
+ */
+export function tokenIsCurrent(claims: { sv: number }, principal: Principal): boolean {
+  return claims.sv === principal.sessionVersion;
 }
 
 export interface Membership {
@@ -20,6 +31,7 @@ const principalColumns = {
   email: users.email,
   name: users.name,
   isSuperadmin: users.isSuperadmin,
+  sessionVersion: users.sessionVersion,
 };
 
 export async function loadUser(db: Db, userId: string): Promise<Principal | null> {
@@ -51,8 +63,8 @@ export async function loadMember(
   };
 }
 
-/** How long another process may keep a membership it read (a demotion or removal there waits this long). */
-const MEMBER_TTL_MS = 2_000;
+/** How long another process may keep a membership it read (a demotion, removal or password change there waits this long). */
+export const MEMBER_TTL_MS = 2_000;
 
 export type MemberLookup = NonNullable<Awaited<ReturnType<typeof loadMember>>>;
 
@@ -63,6 +75,7 @@ export type MemberLookup = NonNullable<Awaited<ReturnType<typeof loadMember>>>;
  */
 export function memberCache(db: Db) {
   const cache = new Map<string, { value: MemberLookup | null; until: number }>();
+  const listeners: ((userId: string) => void)[] = [];
   return {
     async get(userId: string, tenantId: string): Promise<MemberLookup | null> {
       const key = `${userId}:${tenantId}`;
@@ -77,6 +90,11 @@ export function memberCache(db: Db) {
     /** Drops every cached membership of a user (any change to the user or their memberships). */
     forget(userId: string) {
       for (const key of cache.keys()) if (key.startsWith(`${userId}:`)) cache.delete(key);
+      for (const listener of listeners) listener(userId);
+    },
+    /** Called with the user id on every `forget` (the realtime layer re-checks that user's sockets). */
+    onForget(listener: (userId: string) => void) {
+      listeners.push(listener);
     },
     clear: () => cache.clear(),
   };
