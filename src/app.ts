@@ -13,6 +13,7 @@ import { genReqId, installErrorHandling } from './platform/http.js';
 import { installOpenApi } from './platform/openapi.js';
 import { tenantResolver } from './platform/tenancy.js';
 import { installValidators } from './platform/validation.js';
+import { makeMailer, type Mailer } from './platform/mail.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authService } from './modules/auth/auth.service.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   realtime?: Partial<Pick<RealtimeOptions, 'heartbeatIntervalMs' | 'heartbeatTimeoutMs' | 'maxTrackedOrders' | 'maxJoinsPerMinute'>>;
   /** Payment provider overrides (tests pass a fetch or a webhook deliverer). */
   payments?: PaymentProvidersOptions;
+  /** Outgoing mail; default SMTP when `SMTP_URL` is set, else the log (tests pass a memory transport). */
+  mailer?: Mailer;
 }
 
 /** Log options: JSON lines, with credentials redacted wherever they could appear. */
@@ -93,7 +96,6 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Fastify accepts a hop count too; its types list only booleans, strings and functions.
     trustProxy: (config.trustProxy ?? false) as boolean | string,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: true } },
   });
   installValidators(app);
   installErrorHandling(app);
@@ -114,7 +116,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
     jobs,
     realtime,
+    mail: opts.mailer ?? makeMailer(config, app.log),
   };
+  // A change to a user's access also re-checks their kitchen and inventory sockets, here and in the other processes.
+  deps.members.onForget((userId) => realtime.userChanged(userId));
   // In-process simulators deliver their webhooks through the app itself (no socket, same route and signature check).
   const providers = makePaymentProviders(config, { clock, log: app.log, gatewayAWebhook: injectDeliverer(app), ...opts.payments });
   const services = buildServices(deps, providers);
@@ -137,6 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await jobs.stop();
     await realtime.close();
     await providers.close();
+    await deps.mail.close();
   });
 
   healthRoutes(app, database);
@@ -148,7 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     usersRoutes(scope, services);
     menuRoutes(scope, services);
     tablesRoutes(scope, services);
-    reservationsRoutes(scope, services);
+    reservationsRoutes(scope, { ...services, config });
     ordersRoutes(scope, services);
     paymentsRoutes(scope, services);
   });

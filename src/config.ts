@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { passwordProblem } from './platform/auth/passwords.js';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -26,6 +27,43 @@ export interface Config {
    * true (any), a hop count, or a comma-separated list of addresses/CIDRs.
    */
   trustProxy?: boolean | number | string;
+  /** Outgoing mail (password reset links): `smtp://` or `smtps://` URL; unset = messages are written to the log. */
+  smtpUrl?: string;
+  /** Sender of outgoing mail; default `no-reply@<PUBLIC_URL host>`. */
+  mailFrom?: string;
+  /**
+   * Limit on public reservation requests (`POST /t/:slug/reservations`), counted per tenant and client
+   * address, accepted requests only. Unset or null: off (RESERVATION_RATE_LIMIT=off, the default).
+   */
+  reservationRateLimit?: RateLimitSetting | null;
+  /** Longest a database statement may run (PostgreSQL `statement_timeout`), ms. Unset: 15000. */
+  dbStatementTimeoutMs?: number;
+  /** Longest a request waits to get a database connection (pg pool `connectionTimeoutMillis`), ms. Unset: 5000. */
+  dbAcquireTimeoutMs?: number;
+}
+
+/** A rolling-window rate limit: `limit` accepted requests per `windowMs`. */
+export interface RateLimitSetting {
+  limit: number;
+  windowMs: number;
+}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000 };
+
+/**
+ * `off` (or unset) -> null; `N/<window>` -> N requests per rolling window, the window a count and a unit
+ * `s`, `m` or `h` (`10/60s`, `10/1m`, `10/m`, also `10/minute`). N from 1 to 100000, the window 1 s to 1 h.
+ */
+export function parseRateLimitSetting(name: string, value: string | undefined): RateLimitSetting | null {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'off') return null;
+  const m = /^(\d+)\s*\/\s*(\d*)\s*(s|sec|seconds?|m|min|minutes?|h|hours?)$/.exec(v);
+  const limit = m ? Number(m[1]) : NaN;
+  const windowMs = m ? Number(m[2] || 1) * WINDOW_UNITS[m[3][0]] : NaN;
+  if (!m || limit < 1 || limit > 100_000 || windowMs < 1_000 || windowMs > 3_600_000) {
+    throw new ConfigError(`${name} must be off or N/window, e.g. 10/1m or 30/60s (N 1-100000, window 1s to 1h)`);
+  }
+  return { limit, windowMs };
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -37,6 +75,18 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 }
 
 export class ConfigError extends Error {}
+
+function parseSmtpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^smtps?:\/\/[^/]/i.test(value)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  return value;
+}
+
+/** A password chosen in the environment must fit bcrypt as one set through the API (8 characters to 72 bytes). */
+function checkPasswordSetting(name: string, value: string | undefined) {
+  const problem = value ? passwordProblem(value) : null;
+  if (problem) throw new ConfigError(`${name} ${problem}`);
+}
 
 function int(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
@@ -77,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '0.0.0.0';
   const jwtSecret = env.JWT_SECRET || keptSecret(dataDir, 'jwt-secret');
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  checkPasswordSetting('SUPERADMIN_PASSWORD', env.SUPERADMIN_PASSWORD);
+  checkPasswordSetting('DEMO_PASSWORD', env.DEMO_PASSWORD);
   const encryptionKey = parseKey('ENCRYPTION_KEY', env.ENCRYPTION_KEY || keptSecret(dataDir, 'encryption-key'));
   return {
     port,
@@ -93,6 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     role: parseRole(env.ROLE),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || undefined,
+    reservationRateLimit: parseRateLimitSetting('RESERVATION_RATE_LIMIT', env.RESERVATION_RATE_LIMIT),
+    dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, 15_000, 100, 3_600_000),
+    dbAcquireTimeoutMs: int('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, 5_000, 100, 120_000),
     payments: loadPaymentsConfig(env, dataDir),
   };
 }
@@ -123,6 +180,11 @@ export interface PaymentsConfig {
     baseUrl: string | undefined;
     timeoutMs: number;
   };
+  /**
+   * Whether the in-process simulators' control API (`/__sim/.../__sim/...`: approve intents, list payments)
+   * is served, to loopback callers only. False when NODE_ENV=production.
+   */
+  simulatorControl: boolean;
 }
 
 export function loadPaymentsConfig(env: NodeJS.ProcessEnv, dataDir: string): PaymentsConfig {
@@ -188,5 +250,6 @@ export function loadPaymentsConfig(env: NodeJS.ProcessEnv, dataDir: string): Pay
       baseUrl: httpUrl('WALLET_BASE_URL'),
       timeoutMs: int('WALLET_TIMEOUT_MS', env.WALLET_TIMEOUT_MS, 60_000, 1_000, 120_000),
     },
+    simulatorControl: env.NODE_ENV !== 'production',
   };
 }

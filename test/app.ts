@@ -8,6 +8,7 @@ import { buildApp, type App, type AppOptions } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { openPglite, openPostgres, type Database } from '../src/db/client.js';
 import { manualClock } from '../src/platform/clock.js';
+import { memoryMailer, type MemoryMailer } from '../src/platform/mail.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7);
@@ -93,6 +94,8 @@ export interface TestApp {
   app: App;
   db: TestDatabase;
   clock: ReturnType<typeof manualClock>;
+  /** Every mail the app sent (a memory transport). */
+  mail: MemoryMailer;
   close(): Promise<void>;
 }
 
@@ -106,6 +109,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const clock = manualClock();
+  const mail = memoryMailer();
   const app = await buildApp({
     database: db.database,
     config: testConfig(overrides),
@@ -113,6 +117,7 @@ export async function createTestApp(
     logger: false,
     jobs: { workers: false, poolSize: 2, ...opts.jobs },
     realtime: opts.realtime,
+    mailer: mail,
   });
   await opts.beforeReady?.(app);
   await app.ready();
@@ -120,6 +125,7 @@ export async function createTestApp(
     app,
     db,
     clock,
+    mail,
     async close() {
       await app.close();
       await db.drop();

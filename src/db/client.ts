@@ -61,9 +61,60 @@ export async function migratePostgres(url: string): Promise<void> {
   }
 }
 
-export async function openPostgres(url: string, { migrate = true, poolSize = 10 } = {}): Promise<Database> {
+/** Defaults of `DB_STATEMENT_TIMEOUT_MS` and `DB_ACQUIRE_TIMEOUT_MS` (docs/decisions.md, "Access integrity"). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
+
+/** Marks an error raised while getting a connection: the database is unavailable, whatever the error says. */
+export const CONNECT_FAILED = Symbol.for('ro.db.connectFailed');
+
+function markConnectFailure(err: unknown): unknown {
+  if (err && typeof err === 'object') (err as Record<symbol, boolean>)[CONNECT_FAILED] = true;
+  return err;
+}
+
+type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void;
+
+/**
+ * Marks the pool's connection failures (refused, reset, timed out, `database is not accepting
+ * connections`, pool ended), so the error handler answers 503 instead of 500. `pool.query` and
+ * drizzle's transactions both acquire through `connect`.
+ */
+function markConnectFailures(pool: pg.Pool): pg.Pool {
+  const connect = pool.connect.bind(pool) as (cb?: ConnectCallback) => Promise<pg.PoolClient> | void;
+  (pool as unknown as { connect: unknown }).connect = (cb?: ConnectCallback) => {
+    if (cb) return connect((err, client, done) => cb(err ? (markConnectFailure(err) as Error) : undefined, client, done));
+    return (connect() as Promise<pg.PoolClient>).catch((err: unknown) => {
+      throw markConnectFailure(err);
+    });
+  };
+  return pool;
+}
+
+export interface PostgresOptions {
+  migrate?: boolean;
+  poolSize?: number;
+  /** `statement_timeout` of every pooled connection, ms (0 = none). */
+  statementTimeoutMs?: number;
+  /** Wait for a pooled connection, or for a new one to connect, ms. */
+  acquireTimeoutMs?: number;
+  /** `lock_timeout` of every pooled connection, ms; unset = none (the statement timeout bounds lock waits). */
+  lockTimeoutMs?: number;
+}
+
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Database> {
+  const { migrate = true, poolSize = 10, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS, acquireTimeoutMs = DEFAULT_ACQUIRE_TIMEOUT_MS } = opts;
   if (migrate) await migratePostgres(url);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    application_name: 'restaurant-ops-api',
+    connectionTimeoutMillis: acquireTimeoutMs,
+    // Sent as startup parameters: they hold for every statement on the connection, transactions included.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(opts.lockTimeoutMs ? { lock_timeout: opts.lockTimeoutMs } : {}),
+  });
+  markConnectFailures(pool);
   // An idle client that loses its server must not crash the process; /ready reports it.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
@@ -83,6 +134,15 @@ export async function openPostgres(url: string, { migrate = true, poolSize = 10 
   };
 }
 
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+export function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  dbStatementTimeoutMs?: number;
+  dbAcquireTimeoutMs?: number;
+}): Promise<Database> {
+  // PGlite is one connection inside this process: `statement_timeout` is accepted there but never fires
+  // (no timer signals in WebAssembly) and there is no pool to wait for (docs/decisions.md).
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, { statementTimeoutMs: opts.dbStatementTimeoutMs, acquireTimeoutMs: opts.dbAcquireTimeoutMs })
+    : openPglite(opts.dataDir);
 }

@@ -5,6 +5,7 @@ import type { JwtSigner } from './auth/jwt.js';
 import type { MemberCache } from './auth/principal.js';
 import type { Clock } from './clock.js';
 import type { Jobs } from './jobs.js';
+import type { Mailer } from './mail.js';
 import type { Realtime } from './realtime.js';
 import type { TenantResolver } from './tenancy.js';
 
@@ -22,4 +23,6 @@ export interface Deps {
   jobs: Jobs;
   /** Socket.io events to the kitchen, inventory and order-tracking rooms; emit after commit. */
   realtime: Realtime;
+  /** Outgoing mail (SMTP, the log, or memory in tests); send from a job, not while answering. */
+  mail: Mailer;
 }

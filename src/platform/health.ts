@@ -25,7 +25,7 @@ export function healthRoutes(app: FastifyInstance, database: Database) {
         return { status: 'ready', database: database.kind };
       } catch (err) {
         req.log.warn({ err }, 'readiness check failed');
-        return reply.code(503).send(errorBody(503, 'Database is not reachable', 'not_ready'));
+        return reply.code(503).header('retry-after', '5').send(errorBody(503, 'Database is not reachable', 'not_ready'));
       }
     },
   });

@@ -5,6 +5,20 @@ import { ID_PATTERN } from '../db/ids.js';
 export const Id = Type.String({ pattern: ID_PATTERN, description: '24 hex characters' });
 export const Slug = Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$', minLength: 1, maxLength: 64 });
 export const Timestamp = Type.String({ format: 'date-time' });
+
+/**
+ * The platform's date range: every date and date-time input (query, body, params) lies within it, so
+ * a far date is a 400 instead of an overflow in the database. The validator (platform/validation.ts)
+ * gives the `date` and `date-time` formats this range, so any schema using them gets it.
+ */
+export const DATE_MIN = '2000-01-01';
+export const DATE_MAX = '2099-12-31';
+/** A calendar date input, YYYY-MM-DD: real (no 2026-02-30) and within the platform's range. */
+export const CalendarDate = (description?: string) =>
+  Type.String({ format: 'date', description: `YYYY-MM-DD, ${DATE_MIN} to ${DATE_MAX}${description ? '; ' + description : ''}` });
+/** A date-time input: RFC 3339 with a time zone, its date within the platform's range. */
+export const DateTimeInput = (description?: string) =>
+  Type.String({ format: 'date-time', description: `RFC 3339 with time zone, ${DATE_MIN} to ${DATE_MAX}${description ? '; ' + description : ''}` });
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const TenantParams = Type.Object({ slug: Type.String({ maxLength: 64 }) });
@@ -29,7 +43,7 @@ export function withErrors<T extends Record<number, TSchema>>(responses: T, code
   return { ...errors, ...responses };
 }
 
-/** Strict object for request bodies: unknown fields are dropped by the validator, never written. */
+/** Strict object for request bodies: an unknown field is a 400 naming it (`body.<name> is not a known field`). */
 export const Body = <T extends Parameters<typeof Type.Object>[0]>(props: T) =>
   Type.Object(props, { additionalProperties: false });
 

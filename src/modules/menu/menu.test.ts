@@ -16,12 +16,12 @@ const MISSING = 'ffffffffffffffffffffffff';
 describe('menu categories', () => {
   it('lets admins and staff create categories; the public list shows only active ones, in order', async () => {
     const { tenant, slug, admin, staff } = await makeTenantWithTeam(t.app);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/t/${slug}/menu/categories`,
-      headers: admin.headers,
-      payload: { name: '  Sobremesas ', order: 30, tenant: 'x', _id: 'abc' },
-    });
+    const post = (payload: object) => t.app.inject({ method: 'POST', url: `/t/${slug}/menu/categories`, headers: admin.headers, payload });
+    // Fields the body does not define (tenant, _id) are refused, naming the first.
+    const foreign = await post({ name: '  Sobremesas ', order: 30, tenant: 'x', _id: 'abc' });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().details).toEqual([{ field: 'body.tenant', message: 'is not a known field' }]);
+    const created = await post({ name: '  Sobremesas ', order: 30 });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -132,22 +132,22 @@ describe('menu items', () => {
     const c = await makeCategory(t.app, tenant);
     const g1 = await makeModifierGroup(t.app, tenant);
     const g2 = await makeModifierGroup(t.app, tenant, { name: 'Adicionais', type: 'multiple', required: false, options: [{ name: 'Bacon', priceAdjustment: 600 }] });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/t/${slug}/menu/items`,
-      headers: admin.headers,
-      payload: {
-        name: 'Picanha na chapa',
-        description: 'Com farofa e vinagrete',
-        price: 11990,
-        category: c._id,
-        preparationTime: 30,
-        isAvailable: true,
-        allergens: ['lactose'],
-        modifierGroupIds: [g2._id, g1._id],
-        bom: { hacked: true },
-      },
-    });
+    const payload = {
+      name: 'Picanha na chapa',
+      description: 'Com farofa e vinagrete',
+      price: 11990,
+      category: c._id,
+      preparationTime: 30,
+      isAvailable: true,
+      allergens: ['lactose'],
+      modifierGroupIds: [g2._id, g1._id],
+    };
+    const post = (body: object) => t.app.inject({ method: 'POST', url: `/t/${slug}/menu/items`, headers: admin.headers, payload: body });
+    // A field the body does not define is refused, naming it.
+    const hacked = await post({ ...payload, bom: { hacked: true } });
+    expect(hacked.statusCode).toBe(400);
+    expect(hacked.json().details).toEqual([{ field: 'body.bom', message: 'is not a known field' }]);
+    const res = await post(payload);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
