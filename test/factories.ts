@@ -128,3 +128,27 @@ export async function makePdv(app: App, tenant: { _id: string }, opts: { termina
   });
   return { branchId: branch.id, pdvId: pdv.id, slug };
 }
+
+// ---- sessions and accounts
+
+let clientAddress = 0;
+/** Logs in from an address of its own, so tests that open many sessions stay under the login rate limit. */
+export async function session(app: App, email: string, password = PASSWORD) {
+  const n = ++clientAddress;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    remoteAddress: `10.77.${(n >> 8) & 255}.${n & 255}`,
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`login of ${email} failed: ${res.statusCode} ${res.body}`);
+  const pair = res.json() as { accessToken: string; refreshToken: string; user: { _id: string } };
+  return { ...pair, headers: { authorization: `Bearer ${pair.accessToken}` } };
+}
+
+/** A superadmin who is also a member of the tenant (e.g. the platform operator helping a restaurant). */
+export async function makeLinkedSuperadmin(app: App, tenant: { _id: string }, role: MemberRole = 'admin'): Promise<TestUser> {
+  const sa = await makeSuperadmin(app);
+  await app.services.users.addMember(tenant._id, sa.id, role);
+  return sa;
+}

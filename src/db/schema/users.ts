@@ -44,12 +44,28 @@ export const refreshTokens = pgTable(
     userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     familyId: id('family_id').notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** The user's session version when issued: a token issued before a password change is dead. */
+    sessionVersion: integer('session_version').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     revokedAt: ts('revoked_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+/** Single-use password reset links: SHA-256 of the token, valid 30 minutes. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: id('id').primaryKey(),
+    userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
 );
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,26 +1,25 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { refreshTokens } from '../../db/schema/users.js';
+import { passwordResetTokens, refreshTokens, users } from '../../db/schema/users.js';
+
+/** The user as a session needs them, password hash and session version included. */
+export async function findSessionUser(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      isSuperadmin: users.isSuperadmin,
+      sessionVersion: users.sessionVersion,
+      passwordHash: users.passwordHash,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? null;
+}
 
 export async function insertRefreshToken(db: Db, row: typeof refreshTokens.$inferInsert) {
   await db.insert(refreshTokens).values(row);
-}
-
-/** Marks an unused, live token as used; returns it only to the one caller that won. */
-export async function consumeRefreshToken(db: Db, tokenHash: string, now: Date) {
-  const [row] = await db
-    .update(refreshTokens)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(refreshTokens.tokenHash, tokenHash),
-        isNull(refreshTokens.usedAt),
-        isNull(refreshTokens.revokedAt),
-        gt(refreshTokens.expiresAt, now),
-      ),
-    )
-    .returning();
-  return row ?? null;
 }
 
 export async function findRefreshToken(db: Db, tokenHash: string) {
@@ -28,9 +27,52 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
   return row ?? null;
 }
 
+/**
+ * Serialises everything done to one refresh-token family (rotation, revocation) until the transaction
+ * ends, so a revocation cannot miss a token rotated at the same moment.
+ */
+export async function lockFamily(tx: Db, familyId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`refresh-family:${familyId}`}))`);
+}
+
+export async function markRefreshTokenUsed(tx: Db, id: string, now: Date) {
+  await tx.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, id));
+}
+
 export async function revokeFamily(db: Db, familyId: string, now: Date) {
   await db
     .update(refreshTokens)
     .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, ${now.toISOString()}::timestamptz)` })
     .where(eq(refreshTokens.familyId, familyId));
+}
+
+export async function insertResetToken(db: Db, row: typeof passwordResetTokens.$inferInsert) {
+  await db.insert(passwordResetTokens).values(row);
+}
+
+/** An unused, unexpired reset token (read only: `consumeResetToken` spends it). */
+export async function findLiveResetToken(db: Db, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({ id: passwordResetTokens.id, userId: passwordResetTokens.userId })
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)));
+  return row ?? null;
+}
+
+/** Spends a live reset token; returns it only to the one caller that won (concurrent resets: one succeeds). */
+export async function consumeResetToken(db: Db, tokenHash: string, now: Date) {
+  const [row] = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+    .returning({ id: passwordResetTokens.id, userId: passwordResetTokens.userId });
+  return row ?? null;
+}
+
+/** Spends the user's other outstanding reset links (after a reset, older links are void). */
+export async function spendOtherResetTokens(db: Db, userId: string, keepId: string, now: Date) {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt), ne(passwordResetTokens.id, keepId)));
 }

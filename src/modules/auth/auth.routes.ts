@@ -1,11 +1,41 @@
-import type { FastifyInstance } from 'fastify';
-import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { limitPerIp, RateLimited, type RateLimiter, type RateLimitRule } from '../../platform/rate-limit.js';
 import { NoContent, withErrors } from '../../platform/schemas.js';
-import { LoginBody, Me, RefreshBody, TokenPair, type LoginInput, type RefreshInput } from './auth.schemas.js';
+import { normalizeEmail } from '../users/users.service.js';
+import {
+  ChangePasswordBody,
+  ForgotPasswordBody,
+  LoginBody,
+  Me,
+  RefreshBody,
+  ResetPasswordBody,
+  TokenPair,
+  type ChangePasswordInput,
+  type ForgotPasswordInput,
+  type LoginInput,
+  type RefreshInput,
+  type ResetPasswordInput,
+} from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
 /** Password guessing from one address: enough for a restaurant's staff behind one connection at shift change. */
 export const LOGIN_LIMIT = { name: 'auth:login', limit: 20, windowMs: 60_000, message: 'Too many login attempts; wait and try again' };
+
+/** Reset mails to one address: enough to retry, too few to flood someone's mailbox. */
+export const FORGOT_EMAIL_LIMIT = { name: 'auth:forgot:email', limit: 3, windowMs: 15 * 60_000, message: 'Too many reset requests for this address; wait and try again' };
+/** Reset requests from one client address, whatever the email. */
+export const FORGOT_IP_LIMIT = { name: 'auth:forgot', limit: 10, windowMs: 15 * 60_000, message: 'Too many reset requests; wait and try again' };
+/** Guesses of the current password with a stolen access token. */
+export const PASSWORD_CHANGE_LIMIT = { name: 'auth:password', limit: 10, windowMs: 15 * 60_000, message: 'Too many password changes; wait and try again' };
+
+/** Counts one hit of `key` against `rule`; answers the spec's 429 and returns false when over. */
+async function withinLimit(rateLimits: RateLimiter, rule: RateLimitRule, key: string, reply: FastifyReply) {
+  const r = await rateLimits.hit(`${rule.name}:${key}`, rule.limit, rule.windowMs);
+  if (r.allowed) return true;
+  reply.header('retry-after', String(r.retryAfter)).code(429).type('application/json; charset=utf-8');
+  await reply.send({ statusCode: 429, message: rule.message ?? 'Too many requests' });
+  return false;
+}
 
 export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: AuthService; rateLimits: RateLimiter }) {
   app.post('/auth/login', {
@@ -41,6 +71,60 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
     config: { auth: { public: true } },
     handler: async (req, reply) => {
       await auth.logout((req.body as RefreshInput).refreshToken);
+      return reply.code(204).send();
+    },
+  });
+
+  app.post('/auth/password', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Change my password',
+      description:
+        'Needs the current password (wrong: 400 `invalid_current_password`). Ends every session of the user, this ' +
+        "one's refresh token included, and answers a new token pair so this device stays logged in.",
+      body: ChangePasswordBody,
+      response: withErrors({ 200: TokenPair, 429: RateLimited }, [400, 401, 409]),
+    },
+    handler: async (req, reply) => {
+      const userId = req.principal!.id;
+      if (!(await withinLimit(rateLimits, PASSWORD_CHANGE_LIMIT, userId, reply))) return reply;
+      return auth.changePassword(userId, req.body as ChangePasswordInput);
+    },
+  });
+
+  app.post('/auth/password/forgot', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Mail a password reset link',
+      description:
+        'Always 202, whether or not the address has an account; the link (valid 30 minutes, single use) is mailed ' +
+        'afterwards. Limited per address and per client.',
+      body: ForgotPasswordBody,
+      response: withErrors({ 202: NoContent, 429: RateLimited }, [400]),
+    },
+    config: { auth: { public: true } },
+    onRequest: limitPerIp(rateLimits, FORGOT_IP_LIMIT),
+    handler: async (req, reply) => {
+      const email = normalizeEmail((req.body as ForgotPasswordInput).email);
+      if (!(await withinLimit(rateLimits, FORGOT_EMAIL_LIMIT, email, reply))) return reply;
+      await auth.forgotPassword(email);
+      return reply.code(202).send();
+    },
+  });
+
+  app.post('/auth/password/reset', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Set a new password with a reset link',
+      description:
+        'Spends the token (400 `invalid_reset_token` when unknown, expired or used) and ends every session of the user; ' +
+        'log in with the new password.',
+      body: ResetPasswordBody,
+      response: withErrors({ 204: NoContent }, [400]),
+    },
+    config: { auth: { public: true } },
+    handler: async (req, reply) => {
+      await auth.resetPassword(req.body as ResetPasswordInput);
       return reply.code(204).send();
     },
   });

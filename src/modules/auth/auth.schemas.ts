@@ -1,11 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, Timestamp } from '../../platform/schemas.js';
+import { PasswordSchema } from '../../platform/auth/passwords.js';
+import { Body, Email, Timestamp } from '../../platform/schemas.js';
 
 export const LoginBody = Body({
   email: Type.String({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 200 }),
 });
 export const RefreshBody = Body({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) });
+export const ChangePasswordBody = Body({
+  currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
+  newPassword: PasswordSchema,
+});
+export const ForgotPasswordBody = Body({ email: Email });
+export const ResetPasswordBody = Body({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'the token of the reset link' }),
+  newPassword: PasswordSchema,
+});
 
 export const SessionUser = Type.Object({
   _id: Type.String(),
@@ -30,3 +40,6 @@ export const Me = Type.Object({
 
 export type LoginInput = Static<typeof LoginBody>;
 export type RefreshInput = Static<typeof RefreshBody>;
+export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
+export type ForgotPasswordInput = Static<typeof ForgotPasswordBody>;
+export type ResetPasswordInput = Static<typeof ResetPasswordBody>;

@@ -1,31 +1,45 @@
+import { createHmac } from 'node:crypto';
+import type { Db } from '../../db/client.js';
 import { newId } from '../../db/ids.js';
 import { ACCESS_TOKEN_SECONDS } from '../../platform/auth/jwt.js';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
-import { unauthorized } from '../../platform/errors.js';
-import type { UsersService } from '../users/users.service.js';
+import { badRequest, conflict, unauthorized } from '../../platform/errors.js';
+import { normalizeEmail, type UsersService } from '../users/users.service.js';
 import * as q from './auth.queries.js';
-import type { LoginInput } from './auth.schemas.js';
+import type { ChangePasswordInput, LoginInput, ResetPasswordInput } from './auth.schemas.js';
 
 export const REFRESH_TOKEN_DAYS = 30;
+/**
+ * A refresh token presented again within this time after it was spent (two tabs refreshing at once,
+ * a retried request) gets the same new refresh token instead of revoking the family.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+/** Password reset links are single use and valid this long. */
+export const RESET_TOKEN_MINUTES = 30;
+/** The job that looks the address up and mails the reset link, after `forgot` has answered. */
+export const PASSWORD_RESET_MAIL_JOB = 'auth.password-reset-mail';
+
 const badCredentials = () => unauthorized('Invalid email or password');
 const badRefresh = () => unauthorized('Invalid or expired refresh token');
+const badResetToken = () => badRequest('This reset link is invalid, expired or already used', undefined, 'invalid_reset_token');
+const wrongCurrentPassword = () =>
+  badRequest('The current password is wrong', [{ field: 'body.currentPassword', message: 'is wrong' }], 'invalid_current_password');
 
-export function authService({ db, clock, jwt, config, log }: Deps, users: UsersService) {
+type SessionUser = { id: string; email: string; name: string; isSuperadmin: boolean; sessionVersion: number };
+
+export function authService({ db, clock, jwt, config, log, jobs, mail, members }: Deps, users: UsersService) {
   // Compared against when the email is unknown, so both failures take the same time.
   const dummyHash = hashPassword(randomToken(16), config.bcryptCost);
 
-  async function issue(user: { id: string; email: string; name: string; isSuperadmin: boolean; sessionVersion: number }, familyId: string) {
-    const refreshToken = randomToken(32);
-    const now = clock.now();
-    await q.insertRefreshToken(db, {
-      id: newId(),
-      userId: user.id,
-      familyId,
-      tokenHash: sha256(refreshToken),
-      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000),
-    });
+  /**
+   * The refresh token that replaces `token` on rotation. Derived (HMAC with the JWT key), not
+   * stored: a repeat of the spent token within the grace gets the very same one back.
+   */
+  const successorOf = (token: string) => createHmac('sha256', config.jwtSecret).update(`refresh-successor:${token}`).digest('hex');
+
+  async function pair(user: SessionUser, refreshToken: string) {
     return {
       accessToken: await jwt.sign(user.id, user.sessionVersion),
       refreshToken,
@@ -34,35 +48,152 @@ export function authService({ db, clock, jwt, config, log }: Deps, users: UsersS
     };
   }
 
+  async function storeRefreshToken(tx: Db, user: SessionUser, familyId: string, refreshToken: string) {
+    await q.insertRefreshToken(tx, {
+      id: newId(),
+      userId: user.id,
+      familyId,
+      tokenHash: sha256(refreshToken),
+      sessionVersion: user.sessionVersion,
+      expiresAt: new Date(clock.now().getTime() + REFRESH_TOKEN_DAYS * 86_400_000),
+    });
+  }
+
+  /** A new session (a new refresh-token family). */
+  async function startSession(tx: Db, user: SessionUser) {
+    const refreshToken = randomToken(32);
+    await storeRefreshToken(tx, user, newId(), refreshToken);
+    return pair(user, refreshToken);
+  }
+
+  jobs.register<{ email: string }>(
+    PASSWORD_RESET_MAIL_JOB,
+    async ({ email }) => {
+      const user = await users.findByEmail(email);
+      if (!user) return;
+      const token = randomToken(32);
+      await q.insertResetToken(db, {
+        id: newId(),
+        userId: user.id,
+        tokenHash: sha256(token),
+        expiresAt: new Date(clock.now().getTime() + RESET_TOKEN_MINUTES * 60_000),
+      });
+      // In the fragment: browsers send it neither to servers nor in Referer headers.
+      const link = `${config.publicUrl.replace(/\/+$/, '')}/reset-password#token=${token}`;
+      await mail.send({
+        to: user.email,
+        subject: 'Password reset',
+        text:
+          `Someone asked to reset the password of ${user.email}.\n\n` +
+          `To choose a new password, open this link within ${RESET_TOKEN_MINUTES} minutes (it works once):\n${link}\n\n` +
+          'If it was not you, ignore this message: your password stays as it is.\n',
+      });
+    },
+    { retryLimit: 2, retryDelay: 10 },
+  );
+
   return {
     async login({ email, password }: LoginInput) {
       const user = await users.findByEmail(email);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
       if (!user || !ok) throw badCredentials();
-      return issue(user, newId());
+      return startSession(db, user);
     },
 
-    /** Rotates: the old token is spent; presenting a spent token again revokes its whole family. */
+    /**
+     * Rotates: the token is spent and a new pair returned in the same family. A repeat of the spent
+     * token within REFRESH_REUSE_GRACE_MS gets the same new refresh token (and a fresh access token);
+     * after that, a spent token is taken as stolen and revokes the whole family. Everything done to a
+     * family is serialised by a lock, so no token rotated at the moment of a revocation stays live.
+     */
     async refresh(refreshToken: string) {
       const hash = sha256(refreshToken);
+      const known = await q.findRefreshToken(db, hash);
+      if (!known) throw badRefresh();
       const now = clock.now();
-      const row = await q.consumeRefreshToken(db, hash, now);
-      if (!row) {
-        const known = await q.findRefreshToken(db, hash);
-        if (known?.usedAt && !known.revokedAt) {
-          log.warn({ userId: known.userId, familyId: known.familyId }, 'refresh token reused: family revoked');
-          await q.revokeFamily(db, known.familyId, now);
+      const outcome = await db.transaction(async (tx) => {
+        await q.lockFamily(tx, known.familyId);
+        const row = await q.findRefreshToken(tx, hash);
+        const user = row && (await q.findSessionUser(tx, row.userId));
+        // Revoked, expired, or issued before the password changed (the session version moved on).
+        if (!row || !user || row.revokedAt || row.expiresAt <= now || row.sessionVersion !== user.sessionVersion) return null;
+        const successor = successorOf(refreshToken);
+        if (!row.usedAt) {
+          await q.markRefreshTokenUsed(tx, row.id, now);
+          await storeRefreshToken(tx, user, row.familyId, successor);
+          return { kind: 'rotated' as const, user, successor };
         }
+        if (now.getTime() - row.usedAt.getTime() <= REFRESH_REUSE_GRACE_MS) {
+          const next = await q.findRefreshToken(tx, sha256(successor));
+          const live = next && next.familyId === row.familyId && !next.usedAt && !next.revokedAt && next.expiresAt > now;
+          // The successor already rotated on, or was revoked: refused, but nothing is revoked within the grace.
+          return live ? { kind: 'rotated' as const, user, successor } : null;
+        }
+        await q.revokeFamily(tx, row.familyId, now);
+        return { kind: 'reused' as const, row };
+      });
+      if (!outcome) throw badRefresh();
+      if (outcome.kind === 'reused') {
+        log.warn({ userId: outcome.row.userId, familyId: outcome.row.familyId }, 'refresh token reused after the grace: family revoked');
         throw badRefresh();
       }
-      const user = await users.findById(row.userId);
-      if (!user) throw badRefresh();
-      return issue(user, row.familyId);
+      return pair(outcome.user, outcome.successor);
     },
 
     async logout(refreshToken: string) {
       const known = await q.findRefreshToken(db, sha256(refreshToken));
-      if (known) await q.revokeFamily(db, known.familyId, clock.now());
+      if (!known) return;
+      await db.transaction(async (tx) => {
+        await q.lockFamily(tx, known.familyId);
+        await q.revokeFamily(tx, known.familyId, clock.now());
+      });
+    },
+
+    /**
+     * The logged-in user changes their password: every session ends (refresh families revoked,
+     * access tokens refused) and a new pair is returned so this device stays logged in.
+     */
+    async changePassword(userId: string, { currentPassword, newPassword }: ChangePasswordInput) {
+      const user = await q.findSessionUser(db, userId);
+      if (!user) throw unauthorized();
+      if (!(await verifyPassword(currentPassword, user.passwordHash))) throw wrongCurrentPassword();
+      const passwordHash = await hashPassword(newPassword, config.bcryptCost, 'body.newPassword');
+      try {
+        const session = await db.transaction(async (tx) => {
+          // Only if the password is still the one just checked (two changes at once: one wins).
+          const sessionVersion = await users.setPassword(tx, userId, passwordHash, user.passwordHash);
+          return sessionVersion === null ? null : startSession(tx, { ...user, sessionVersion });
+        });
+        if (!session) throw conflict('The password was changed at the same moment; log in again', 'password_changed');
+        return session;
+      } finally {
+        members.forget(userId);
+      }
+    },
+
+    /**
+     * Queues the reset mail and returns at once: the answer is the same, and takes the same path,
+     * whether or not the address has an account. The job looks the address up.
+     */
+    async forgotPassword(email: string) {
+      await jobs.send(PASSWORD_RESET_MAIL_JOB, { email: normalizeEmail(email) });
+    },
+
+    /** Spends a reset link (once, also under concurrency), sets the password and ends every session. */
+    async resetPassword({ token, newPassword }: ResetPasswordInput) {
+      const hash = sha256(token);
+      // A quick look first, so an unknown token costs no bcrypt.
+      if (!(await q.findLiveResetToken(db, hash, clock.now()))) throw badResetToken();
+      const passwordHash = await hashPassword(newPassword, config.bcryptCost, 'body.newPassword');
+      const now = clock.now();
+      const userId = await db.transaction(async (tx) => {
+        const spent = await q.consumeResetToken(tx, hash, now);
+        if (!spent) return null;
+        await q.spendOtherResetTokens(tx, spent.userId, spent.id, now);
+        return (await users.setPassword(tx, spent.userId, passwordHash)) === null ? null : spent.userId;
+      });
+      if (!userId) throw badResetToken();
+      members.forget(userId);
     },
 
     async me(userId: string) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { login, makeTenant, makeUser, PASSWORD } from '../../../test/factories.js';
+import { login, makeTenant, makeUser, PASSWORD, session } from '../../../test/factories.js';
+import { REFRESH_REUSE_GRACE_MS } from './auth.service.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -65,33 +66,95 @@ describe('login rate limit', () => {
 });
 
 describe('refresh token rotation', () => {
-  it('rotates, and a reused old token revokes the whole family', async () => {
+  const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: token } });
+  const me = (accessToken: string) => t.app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${accessToken}` } });
+
+  it('rotates, and an old token reused after the grace revokes the whole family', async () => {
     const u = await makeUser(t.app, null, 'admin');
-    const first = (await login(t.app, u.email)).json();
-    const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: token } });
+    const first = await session(t.app, u.email);
 
     const second = await refresh(first.refreshToken);
     expect(second.statusCode).toBe(200);
     const pair2 = second.json();
     expect(pair2.refreshToken).not.toBe(first.refreshToken);
 
-    // The first token is spent: using it again is treated as theft.
-    const reuse = await refresh(first.refreshToken);
-    expect(reuse.statusCode).toBe(401);
-    // ... so the legitimately rotated token dies with its family.
-    expect((await refresh(pair2.refreshToken)).statusCode).toBe(401);
-    // A new login starts a new family and works.
-    const again = (await login(t.app, u.email)).json();
-    expect((await refresh(again.refreshToken)).statusCode).toBe(200);
+    t.clock.advance(REFRESH_REUSE_GRACE_MS + 1_000);
+    try {
+      // The first token is spent and the grace is over: using it again is treated as theft.
+      const reuse = await refresh(first.refreshToken);
+      expect(reuse.statusCode).toBe(401);
+      // ... so the legitimately rotated token dies with its family.
+      expect((await refresh(pair2.refreshToken)).statusCode).toBe(401);
+      // A new login starts a new family and works.
+      const again = await session(t.app, u.email);
+      expect((await refresh(again.refreshToken)).statusCode).toBe(200);
+    } finally {
+      t.clock.advance(-(REFRESH_REUSE_GRACE_MS + 1_000));
+    }
   });
 
-  it('lets only one of two concurrent refreshes with the same token succeed', async () => {
+  it('gives concurrent refreshes of one token the same new refresh token, and logs nobody out', async () => {
     const u = await makeUser(t.app, null, 'admin');
-    const pair = (await login(t.app, u.email)).json();
-    const results = await Promise.all(
-      [1, 2].map(() => t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refreshToken: pair.refreshToken } })),
-    );
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    const pair = await session(t.app, u.email);
+    const results = await Promise.all([1, 2, 3].map(() => refresh(pair.refreshToken)));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    const tokens = new Set(results.map((r) => r.json().refreshToken));
+    expect(tokens.size).toBe(1);
+    const [next] = tokens;
+    expect(next).not.toBe(pair.refreshToken);
+    for (const r of results) expect((await me(r.json().accessToken)).statusCode).toBe(200);
+    // The shared successor is live and rotates on as usual.
+    expect((await refresh(next)).statusCode).toBe(200);
+  });
+
+  it('answers a repeat within the grace with the same pair, and after the grace revokes tokens issued meanwhile', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const pair = await session(t.app, u.email);
+    const a = (await refresh(pair.refreshToken)).json();
+    t.clock.advance(5_000);
+    const b = await refresh(pair.refreshToken);
+    expect(b.statusCode).toBe(200);
+    expect(b.json().refreshToken).toBe(a.refreshToken);
+    t.clock.advance(REFRESH_REUSE_GRACE_MS);
+    try {
+      // Past the grace the spent token is a theft signal: the family goes, including the successor.
+      expect((await refresh(pair.refreshToken)).statusCode).toBe(401);
+      expect((await refresh(a.refreshToken)).statusCode).toBe(401);
+    } finally {
+      t.clock.advance(-(REFRESH_REUSE_GRACE_MS + 5_000));
+    }
+  });
+
+  it('refuses, without revoking, a repeat within the grace once the successor has rotated on', async () => {
+    const u = await makeUser(t.app, null, 'admin');
+    const pair = await session(t.app, u.email);
+    const a = (await refresh(pair.refreshToken)).json();
+    const b = (await refresh(a.refreshToken)).json();
+    expect((await refresh(pair.refreshToken)).statusCode).toBe(401);
+    // The live end of the family still works.
+    expect((await refresh(b.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('leaves no live token in a family revoked at the moment it rotates', async () => {
+    for (let round = 0; round < 5; round++) {
+      const u = await makeUser(t.app, null, 'admin');
+      const pair = await session(t.app, u.email);
+      const a = (await refresh(pair.refreshToken)).json();
+      t.clock.advance(REFRESH_REUSE_GRACE_MS + 1_000);
+      try {
+        // A thief replays the spent token while the owner rotates the live one, and a logout races a rotation.
+        const [, owner] = await Promise.all([refresh(pair.refreshToken), refresh(a.refreshToken)]);
+        if (owner.statusCode === 200) expect((await refresh(owner.json().refreshToken)).statusCode).toBe(401);
+        const other = await session(t.app, u.email);
+        const [rotated] = await Promise.all([
+          refresh(other.refreshToken),
+          t.app.inject({ method: 'POST', url: '/auth/logout', payload: { refreshToken: other.refreshToken } }),
+        ]);
+        if (rotated.statusCode === 200) expect((await refresh(rotated.json().refreshToken)).statusCode).toBe(401);
+      } finally {
+        t.clock.advance(-(REFRESH_REUSE_GRACE_MS + 1_000));
+      }
+    }
   });
 
   it('expires refresh tokens after 30 days', async () => {

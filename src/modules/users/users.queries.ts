@@ -1,7 +1,7 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { tenants } from '../../db/schema/tenants.js';
-import { memberships, users, type MemberRole } from '../../db/schema/users.js';
+import { memberships, refreshTokens, users, type MemberRole } from '../../db/schema/users.js';
 
 export const memberColumns = {
   id: users.id,
@@ -57,6 +57,29 @@ export async function insertUser(db: Db, row: typeof users.$inferInsert) {
 
 export async function updateUser(db: Db, id: string, patch: Partial<typeof users.$inferInsert>) {
   await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id));
+}
+
+/**
+ * Ends every session of a user: raises the session version (access tokens issued before are refused)
+ * and revokes every refresh token, optionally setting a new password in the same statement.
+ * Returns the new session version, or null when there is no such user (or `onlyIfHash` no longer matches).
+ */
+export async function endSessions(db: Db, userId: string, now: Date, opts: { passwordHash?: string; onlyIfHash?: string } = {}) {
+  const [row] = await db
+    .update(users)
+    .set({
+      sessionVersion: sql`${users.sessionVersion} + 1`,
+      updatedAt: sql`now()`,
+      ...(opts.passwordHash ? { passwordHash: opts.passwordHash } : {}),
+    })
+    .where(and(eq(users.id, userId), opts.onlyIfHash ? eq(users.passwordHash, opts.onlyIfHash) : undefined))
+    .returning({ sessionVersion: users.sessionVersion });
+  if (!row) return null;
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  return row.sessionVersion;
 }
 
 export async function deleteUser(db: Db, id: string) {

@@ -17,6 +17,9 @@ export function usersRoutes(app: FastifyInstance, { users }: { users: UsersServi
     schema: {
       tags: ['users'],
       summary: 'Create a user in the tenant',
+      description:
+        'An email that already has an account links that person (their name and password are kept; the given password is ' +
+        'ignored) and answers the same 201. Already a member of this tenant: 409 `already_member`.',
       params: TenantParams,
       body: CreateUserBody,
       response: withErrors({ 201: User }, [400, 401, 403, 404, 409]),
@@ -29,6 +32,9 @@ export function usersRoutes(app: FastifyInstance, { users }: { users: UsersServi
     schema: {
       tags: ['users'],
       summary: 'Update a user of the tenant',
+      description:
+        "A tenant admin cannot change a superadmin (403 `superadmin_account`), nor the name, email or password of someone " +
+        'who also belongs to another tenant (403 `shared_account`). A new password ends all of the person\'s sessions.',
       params: TenantIdParams,
       body: UpdateUserBody,
       response: withErrors({ 200: User }, [400, 401, 403, 404, 409]),
@@ -41,6 +47,7 @@ export function usersRoutes(app: FastifyInstance, { users }: { users: UsersServi
     schema: {
       tags: ['users'],
       summary: 'Remove a user from the tenant',
+      description: 'A tenant admin cannot remove a superadmin (403 `superadmin_account`).',
       params: TenantIdParams,
       response: withErrors({ 200: Deleted }, [400, 401, 403, 404, 409]),
     },

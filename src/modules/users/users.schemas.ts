@@ -1,11 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MEMBER_ROLES } from '../../db/schema/users.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../platform/auth/passwords.js';
+import { PasswordSchema } from '../../platform/auth/passwords.js';
 import { Body, Email, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const MemberRoleSchema = StringEnum(MEMBER_ROLES);
 const Name = Type.String({ minLength: 1, maxLength: 120 });
-const Password = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH });
 const IdList = Type.Array(Id, { maxItems: 200, uniqueItems: true });
 
 export const User = Type.Object(
@@ -24,7 +23,7 @@ export const User = Type.Object(
 export const CreateUserBody = Body({
   email: Email,
   name: Name,
-  password: Password,
+  password: PasswordSchema,
   role: MemberRoleSchema,
   assignedPdvIds: Type.Optional(IdList),
   assignedBranchIds: Type.Optional(IdList),
@@ -33,7 +32,7 @@ export const CreateUserBody = Body({
 export const UpdateUserBody = Body({
   email: Type.Optional(Email),
   name: Type.Optional(Name),
-  password: Type.Optional(Password),
+  password: Type.Optional(PasswordSchema),
   role: Type.Optional(MemberRoleSchema),
   assignedPdvIds: Type.Optional(IdList),
   assignedBranchIds: Type.Optional(IdList),

@@ -1,5 +1,6 @@
 import { newId } from '../../db/ids.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
+import type { Db } from '../../db/client.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../platform/errors.js';
@@ -21,18 +22,33 @@ export function toUserView(m: q.MemberRow): UserView {
 }
 
 const emailTaken = () => conflict('A user with this email already exists', 'email_taken');
+const alreadyMember = () => conflict('A user with this email is already a member of this tenant', 'already_member');
 const lastAdmin = () => conflict('The tenant must keep at least one admin', 'last_admin');
+const superadminAccount = () => forbidden('A superadmin account can be changed only by a superadmin', 'superadmin_account');
+const sharedAccount = () =>
+  forbidden('This person also belongs to other tenants: only they or a superadmin can change their name, email or password', 'shared_account');
 
 /** What users need of the branches module: that assignments name this tenant's PDVs and branches. */
 export interface AssignmentChecker {
   checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }): Promise<void>;
 }
 
-export function usersService({ db, config, members }: Deps, branches: AssignmentChecker) {
+export function usersService({ db, config, clock, members }: Deps, branches: AssignmentChecker) {
   async function member(tenantId: string, userId: string) {
     const m = await q.findMember(db, tenantId, userId);
     if (!m) throw notFound('User');
     return m;
+  }
+
+  /**
+   * What a tenant admin may do to another person's account: nothing to a superadmin's, and only the
+   * role and assignments in this tenant for someone who also belongs to another tenant (name, email
+   * and password are the person's). A superadmin, and the person themself, may change everything.
+   */
+  async function checkMayChange(tx: Db, ctx: TenantCtx, target: { id: string; isSuperadmin: boolean }, changesAccount: boolean) {
+    if (ctx.role === 'superadmin' || target.id === ctx.user.id) return;
+    if (target.isSuperadmin) throw superadminAccount();
+    if (changesAccount && (await q.countMemberships(tx, target.id)) > 1) throw sharedAccount();
   }
 
   return {
@@ -41,62 +57,67 @@ export function usersService({ db, config, members }: Deps, branches: Assignment
     },
 
     /**
-     * Creates a user in the tenant. An email already registered is a 409, except for a
-     * superadmin, who links the existing account to this tenant (its password is kept).
+     * Adds a person to the tenant. A new email creates the account; an email that already has an
+     * account links it (its name and password are kept, the given password is ignored) and answers the
+     * same 201, so the answer does not tell whether the email existed. Already a member here: 409.
      */
     async create(ctx: TenantCtx, input: CreateUserInput): Promise<UserView> {
       await branches.checkAssignments(ctx.tenantId, input);
       const email = normalizeEmail(input.email);
-      const passwordHash = await hashPassword(input.password, config.bcryptCost);
-      try {
-        await db.transaction(async (tx) => {
-          const existing = await q.findUserByEmail(tx, email);
-          let userId: string;
-          if (existing) {
-            if (ctx.role !== 'superadmin' || (await q.findMember(tx, ctx.tenantId, existing.id))) throw emailTaken();
-            userId = existing.id;
-          } else {
-            userId = newId();
-            await q.insertUser(tx, { id: userId, email, name: input.name, passwordHash });
-          }
-          await q.insertMembership(tx, {
-            tenantId: ctx.tenantId,
-            userId,
-            role: input.role,
-            assignedPdvIds: input.assignedPdvIds ?? [],
-            assignedBranchIds: input.assignedBranchIds ?? [],
+      // Hashed in both cases, so linking an existing account takes as long as creating one.
+      const passwordHash = await hashPassword(input.password, config.bcryptCost, 'body.password');
+      let userId: string | null = null;
+      for (let attempt = 0; userId === null; attempt++) {
+        try {
+          userId = await db.transaction(async (tx) => {
+            const existing = await q.findUserByEmail(tx, email);
+            const id = existing?.id ?? newId();
+            if (existing) {
+              if (await q.findMember(tx, ctx.tenantId, id)) throw alreadyMember();
+            } else {
+              await q.insertUser(tx, { id, email, name: input.name, passwordHash });
+            }
+            await q.insertMembership(tx, {
+              tenantId: ctx.tenantId,
+              userId: id,
+              role: input.role,
+              assignedPdvIds: input.assignedPdvIds ?? [],
+              assignedBranchIds: input.assignedBranchIds ?? [],
+            });
+            return id;
           });
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw emailTaken();
-        throw err;
+        } catch (err) {
+          // The account was created by a concurrent request: try once more, as a link.
+          if (attempt === 0 && isUniqueViolation(err, 'users_email_key')) continue;
+          if (isUniqueViolation(err)) throw alreadyMember();
+          throw err;
+        }
       }
-      const created = await q.findUserByEmail(db, email);
-      members.forget(created!.id);
-      return toUserView(await member(ctx.tenantId, created!.id));
+      members.forget(userId);
+      return toUserView(await member(ctx.tenantId, userId));
     },
 
     async update(ctx: TenantCtx, userId: string, input: UpdateUserInput): Promise<UserView> {
       await branches.checkAssignments(ctx.tenantId, input);
+      // Outside the transaction: bcrypt must not hold the tenant lock (or PGlite's one connection).
+      const passwordHash = input.password !== undefined ? await hashPassword(input.password, config.bcryptCost, 'body.password') : undefined;
       try {
         await db.transaction(async (tx) => {
           await q.lockTenant(tx, ctx.tenantId);
           const current = await q.findMember(tx, ctx.tenantId, userId);
-          if (!current) throw notFound('User');
+          const target = current && (await q.findUserById(tx, userId));
+          if (!current || !target) throw notFound('User');
+          const account: { email?: string; name?: string } = {};
+          if (input.name !== undefined && input.name !== current.name) account.name = input.name;
+          if (input.email !== undefined && normalizeEmail(input.email) !== current.email) account.email = normalizeEmail(input.email);
+          // A superadmin's account is refused whatever the fields; an unchanged name or email is not a change.
+          await checkMayChange(tx, ctx, target, Object.keys(account).length > 0 || passwordHash !== undefined);
           if (input.role && input.role !== 'admin' && current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) {
             throw lastAdmin();
           }
-          const identity: { email?: string; name?: string; passwordHash?: string } = {};
-          if (input.name !== undefined) identity.name = input.name;
-          if (input.email !== undefined && normalizeEmail(input.email) !== current.email) identity.email = normalizeEmail(input.email);
-          if (input.password !== undefined) identity.passwordHash = await hashPassword(input.password, config.bcryptCost);
-          // Email and password belong to the person, not the tenant: another tenant's admin must not change them.
-          if ((identity.email || identity.passwordHash) && ctx.role !== 'superadmin' && userId !== ctx.user.id) {
-            if ((await q.countMemberships(tx, userId)) > 1) {
-              throw forbidden('This user also belongs to other tenants; only they or a superadmin can change their email or password');
-            }
-          }
-          if (Object.keys(identity).length) await q.updateUser(tx, userId, identity);
+          if (Object.keys(account).length) await q.updateUser(tx, userId, account);
+          // A new password ends every session of the person (access and refresh tokens).
+          if (passwordHash !== undefined) await q.endSessions(tx, userId, clock.now(), { passwordHash });
           const membership = {
             ...(input.role !== undefined ? { role: input.role } : {}),
             ...(input.assignedPdvIds !== undefined ? { assignedPdvIds: input.assignedPdvIds } : {}),
@@ -113,19 +134,36 @@ export function usersService({ db, config, members }: Deps, branches: Assignment
       return toUserView(await member(ctx.tenantId, userId));
     },
 
-    /** Removes the membership; the user row goes only when no tenant is left. */
+    /**
+     * Removes the membership; the user row goes only when no tenant is left. A superadmin's row is
+     * kept, and losing their last membership ends their sessions.
+     */
     async remove(ctx: TenantCtx, userId: string) {
-      await db.transaction(async (tx) => {
-        await q.lockTenant(tx, ctx.tenantId);
-        const current = await q.findMember(tx, ctx.tenantId, userId);
-        if (!current) throw notFound('User');
-        if (current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) throw lastAdmin();
-        await q.deleteMembership(tx, ctx.tenantId, userId);
-        const user = await q.findUserById(tx, userId);
-        if (user && !user.isSuperadmin && (await q.countMemberships(tx, userId)) === 0) await q.deleteUser(tx, userId);
-      });
-      members.forget(userId);
+      try {
+        await db.transaction(async (tx) => {
+          await q.lockTenant(tx, ctx.tenantId);
+          const current = await q.findMember(tx, ctx.tenantId, userId);
+          const target = current && (await q.findUserById(tx, userId));
+          if (!current || !target) throw notFound('User');
+          await checkMayChange(tx, ctx, target, false);
+          if (current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) throw lastAdmin();
+          await q.deleteMembership(tx, ctx.tenantId, userId);
+          if ((await q.countMemberships(tx, userId)) > 0) return;
+          if (target.isSuperadmin) await q.endSessions(tx, userId, clock.now());
+          else await q.deleteUser(tx, userId);
+        });
+      } finally {
+        members.forget(userId);
+      }
       return { deleted: true };
+    },
+
+    /**
+     * Sets a new password (already hashed) and ends every session in the same transaction; with
+     * `onlyIfHash`, only if the password is still that one. The new session version, or null.
+     */
+    async setPassword(tx: Db, userId: string, passwordHash: string, onlyIfHash?: string) {
+      return q.endSessions(tx, userId, clock.now(), { passwordHash, onlyIfHash });
     },
 
     findByEmail: (email: string) => q.findUserByEmail(db, normalizeEmail(email)),
@@ -139,7 +177,7 @@ export function usersService({ db, config, members }: Deps, branches: Assignment
         id,
         email: normalizeEmail(input.email),
         name: input.name,
-        passwordHash: await hashPassword(input.password, config.bcryptCost),
+        passwordHash: await hashPassword(input.password, config.bcryptCost, 'password'),
         isSuperadmin: input.isSuperadmin ?? false,
       });
       return id;

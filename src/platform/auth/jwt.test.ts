@@ -17,7 +17,9 @@ describe('access tokens', () => {
 
   it('round-trips a token until it expires', async () => {
     const token = await jwt.sign('a'.repeat(24));
-    expect(await jwt.verify(token)).toEqual({ sub: 'a'.repeat(24), exp: now + ACCESS_TOKEN_SECONDS });
+    expect(await jwt.verify(token)).toEqual({ sub: 'a'.repeat(24), iat: now, exp: now + ACCESS_TOKEN_SECONDS, sv: 0 });
+    // The session version travels in the token (raising it in the database ends the token).
+    expect((await jwt.verify(await jwt.sign('a'.repeat(24), 7)))?.sv).toBe(7);
     const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString());
     expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
     clock.advance(ACCESS_TOKEN_SECONDS * 1000);
