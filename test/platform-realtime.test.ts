@@ -1,14 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { buildApp, type App } from '../src/app.js';
 import { openPostgres, type Database } from '../src/db/client.js';
+import { users } from '../src/db/schema/users.js';
 import { createRealtime, type JoinAck } from '../src/platform/realtime.js';
 import { createTestApp, testConfig, type TestApp } from './app.js';
-import { makeSuperadmin, makeTenantWithTeam, makeUser } from './factories.js';
+import { makePdv, makeSuperadmin, makeTenantWithTeam, makeUser, type TestUser } from './factories.js';
 
 const fastHeartbeat = { heartbeatIntervalMs: 200, heartbeatTimeoutMs: 3000 };
+/** Where an order without a PDV goes: every kitchen socket of the tenant. */
+const tenantWide = { pdvId: null, branchId: null };
 
 let t: TestApp;
 let url: string;
@@ -60,15 +64,32 @@ function record(socket: ClientSocket, event: string): unknown[] {
   return got;
 }
 
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves once `socket` has received a marker sent by `app` after everything `app` emitted so far: one
+ * process writes to one socket in order, so an event emitted before it that has not arrived never will.
+ */
+async function flushed(app: App, socket: ClientSocket, nsp = '/') {
+  const marker = next(socket, 'marker');
+  app.realtime.io.of(nsp).to(socket.id!).emit('marker', 1);
+  await marker;
+}
+
+type Team = Awaited<ReturnType<typeof makeTenantWithTeam>>;
+/** Changes a member through the users routes (as an admin would): role, assignments. */
+async function changeMember(team: Team, user: TestUser, payload: object) {
+  const res = await t.app.inject({ method: 'PUT', url: `/t/${team.slug}/users/${user.id}`, headers: team.admin.headers, payload });
+  expect(res.statusCode).toBe(200);
+}
 
 describe('kitchen room', () => {
-  it('lets the tenant staff, admin and a superadmin join, with the token in the handshake or in the payload', async () => {
+  it('lets the tenant staff, branch managers, admin and a superadmin join, with the token in the handshake or in the payload', async () => {
     const staff = client(url, '/', a.staff.token);
     expect(await ask(staff, 'joinKitchen', a.tenant._id)).toEqual({ ok: true, room: `kitchen-${a.tenant._id}` });
 
     const admin = client(url);
     expect(await ask(admin, 'joinKitchen', { tenantId: a.tenant._id, token: a.admin.token })).toMatchObject({ ok: true });
+    const manager = await makeUser(t.app, a.tenant, 'branch_manager');
+    expect(await ask(client(url, '/', manager.token), 'joinKitchen', a.tenant._id)).toMatchObject({ ok: true });
 
     const sa = await makeSuperadmin(t.app);
     expect(await ask(client(url, '/', sa.token), 'joinKitchen', b.tenant._id)).toMatchObject({ ok: true });
@@ -105,17 +126,17 @@ describe('kitchen room', () => {
     const gotBystander = record(bystander, 'newOrder');
 
     const arriving = next(kitchenA, 'newOrder');
-    t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0001', total: 4200 });
+    t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0001', total: 4200 }, tenantWide);
     expect(await arriving).toEqual({ orderNumber: '20260101-0001', total: 4200 });
-    await settle();
+    await Promise.all([flushed(t.app, kitchenB), flushed(t.app, bystander)]);
     expect(gotB).toEqual([]);
     expect(gotBystander).toEqual([]);
 
     // Leaving stops the events.
     await ask(kitchenA, 'leaveKitchen', a.tenant._id);
     const gotA = record(kitchenA, 'paymentUpdate');
-    t.app.realtime.toKitchen(a.tenant._id, 'paymentUpdate', { status: 'approved' });
-    await settle();
+    t.app.realtime.toKitchen(a.tenant._id, 'paymentUpdate', { status: 'approved' }, tenantWide);
+    await flushed(t.app, kitchenA);
     expect(gotA).toEqual([]);
   });
 });
@@ -140,7 +161,7 @@ describe('inventory namespace', () => {
     const update = { itemId: 'x', itemName: 'Farinha', physicalQuantity: 3, availableQuantity: 2 };
     t.app.realtime.toInventory(b.tenant._id, 'stockUpdate', update);
     expect(await arriving).toEqual(update);
-    await settle();
+    await flushed(t.app, staffA, '/inventory');
     expect(gotStaffA).toEqual([]);
   });
 
@@ -149,7 +170,7 @@ describe('inventory namespace', () => {
     await ask(kitchen, 'joinKitchen', a.tenant._id);
     const got = record(kitchen, 'lowStockAlert');
     t.app.realtime.toInventory(a.tenant._id, 'lowStockAlert', { itemId: 'x' });
-    await settle();
+    await flushed(t.app, kitchen);
     expect(got).toEqual([]);
   });
 });
@@ -194,15 +215,15 @@ describe('order tracking', () => {
     t.app.realtime.toOrder(a.tenant._id, '20260101-0001', 'orderUpdate', { status: 'preparing' });
     expect(await arriving).toEqual({ status: 'preparing' });
     t.app.realtime.toOrder(a.tenant._id, '20260101-0002', 'orderUpdate', { status: 'ready' });
-    t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0002' });
-    await settle();
+    t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0002' }, tenantWide);
+    await flushed(t.app, customer);
     expect(got).toEqual([{ status: 'preparing' }]);
     expect(gotKitchen).toEqual([]);
 
     // Untracking stops the events.
     await ask(customer, 'untrackOrder', { slug: a.slug, orderNumber: '20260101-0001' });
     t.app.realtime.toOrder(a.tenant._id, '20260101-0001', 'orderUpdate', { status: 'ready' });
-    await settle();
+    await flushed(t.app, customer);
     expect(got).toHaveLength(1);
   });
 
@@ -262,13 +283,13 @@ describe('several processes', () => {
       const gotB = record(kitchenB, 'newOrder');
 
       const arriving = next(kitchen, 'newOrder');
-      t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0042' });
+      t.app.realtime.toKitchen(a.tenant._id, 'newOrder', { orderNumber: '20260101-0042' }, tenantWide);
       expect(await arriving).toEqual({ orderNumber: '20260101-0042' });
 
       // Over NOTIFY's 8000-byte limit the adapter goes through its attachments table.
       const big = { orderNumber: '20260101-0043', note: 'x'.repeat(20_000) };
       const bigArriving = next(kitchen, 'newOrder');
-      t.app.realtime.toKitchen(a.tenant._id, 'newOrder', big);
+      t.app.realtime.toKitchen(a.tenant._id, 'newOrder', big, tenantWide);
       expect(await bigArriving).toEqual(big);
 
       // Inventory namespace across processes too.
@@ -277,7 +298,7 @@ describe('several processes', () => {
       const stock = next(inv, 'stockUpdate');
       t.app.realtime.toInventory(a.tenant._id, 'stockUpdate', { itemId: 'y' });
       expect(await stock).toEqual({ itemId: 'y' });
-      await settle();
+      await flushed(t.app, kitchenB);
       expect(gotB).toEqual([]);
     } finally {
       await other.close();
@@ -296,6 +317,47 @@ describe('several processes', () => {
       expect(await arriving).toEqual({ status: 'declined' });
     } finally {
       await worker.close();
+    }
+  });
+
+  it.runIf(process.env.DATABASE_URL)('keeps the order of one process\'s events (the adapter delivers locally after its NOTIFY)', async () => {
+    const kitchen = client(url, '/', a.admin.token);
+    expect(await ask(kitchen, 'joinKitchen', a.tenant._id)).toMatchObject({ ok: true });
+    const got = record(kitchen, 'orderUpdate');
+    const sent = Array.from({ length: 60 }, (_, n) => ({ n }));
+    for (const payload of sent) t.app.realtime.toKitchen(a.tenant._id, 'orderUpdate', payload, tenantWide);
+    await flushed(t.app, kitchen);
+    expect(got).toEqual(sent);
+  });
+
+  it.runIf(process.env.DATABASE_URL)("drops a removed member's sockets on another process at once (serverSideEmit)", async () => {
+    const other = await secondApp();
+    try {
+      await expect.poll(async () => [await t.app.realtime.serverCount(), await other.app.realtime.serverCount()], { timeout: 10_000 }).toEqual([2, 2]);
+      const c = await makeTenantWithTeam(t.app);
+      const removed = await makeUser(t.app, c.tenant, 'staff');
+      const demoted = await makeUser(t.app, c.tenant, 'staff');
+      const kitchen = client(other.url, '/', removed.token);
+      const stock = client(other.url, '/inventory', removed.token);
+      const demotedKitchen = client(other.url, '/', demoted.token);
+      expect(await ask(kitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+      expect(await ask(stock, 'joinInventory', c.tenant._id)).toMatchObject({ ok: true });
+      expect(await ask(demotedKitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+      const expired = [next(kitchen, 'sessionExpired'), next(stock, 'sessionExpired'), next(demotedKitchen, 'sessionExpired')];
+      // Both changes are made through the first process; the sockets live on the second.
+      expect((await t.app.inject({ method: 'DELETE', url: `/t/${c.slug}/users/${removed.id}`, headers: c.admin.headers })).statusCode).toBe(200);
+      await changeMember(c, demoted, { role: 'accountant' });
+      expect(await Promise.all(expired)).toEqual([
+        { room: `kitchen-${c.tenant._id}`, reason: 'access_revoked' },
+        { room: `inventory-${c.tenant._id}`, reason: 'access_revoked' },
+        { room: `kitchen-${c.tenant._id}`, reason: 'access_revoked' },
+      ]);
+      const lost = record(kitchen, 'newOrder');
+      other.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 1 }, tenantWide);
+      await flushed(other.app, kitchen);
+      expect(lost).toEqual([]);
+    } finally {
+      await other.close();
     }
   });
 
@@ -345,28 +407,129 @@ describe('staff rooms are re-checked', () => {
     }
     expect(dropped).toBeGreaterThanOrEqual(1);
     expect(await expired).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'token_expired' });
-    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 1 });
-    await settle();
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 1 }, tenantWide);
+    await flushed(t.app, staff);
     expect(events).toEqual([]);
   });
 
-  it('drops a socket whose user lost the role, and keeps the others', async () => {
+  it('drops a demoted member\'s socket at once, without waiting for the minute, and keeps the others', async () => {
     const c = await makeTenantWithTeam(t.app);
     const demoted = await makeUser(t.app, c.tenant, 'staff');
     const leaving = client(url, '/', demoted.token);
     const staying = client(url, '/', c.staff.token);
     expect(await ask(leaving, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
     expect(await ask(staying, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
-    const res = await t.app.inject({ method: 'PUT', url: `/t/${c.slug}/users/${demoted.id}`, headers: c.admin.headers, payload: { role: 'accountant' } });
-    expect(res.statusCode).toBe(200);
     const revoked = next(leaving, 'sessionExpired');
-    await t.app.realtime.revalidate();
+    const keptToo = record(staying, 'sessionExpired');
+    await changeMember(c, demoted, { role: 'accountant' });
     expect(await revoked).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'access_revoked' });
     const kept = next(staying, 'newOrder');
     const lost = record(leaving, 'newOrder');
-    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 2 });
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { n: 2 }, tenantWide);
     expect(await kept).toEqual({ n: 2 });
-    await settle();
+    await flushed(t.app, leaving);
     expect(lost).toEqual([]);
+    expect(keptToo).toEqual([]);
+  });
+
+  it('drops the kitchen and inventory sockets of a removed member at once', async () => {
+    const c = await makeTenantWithTeam(t.app);
+    const removed = await makeUser(t.app, c.tenant, 'staff');
+    const kitchen = client(url, '/', removed.token);
+    const stock = client(url, '/inventory', removed.token);
+    expect(await ask(kitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    expect(await ask(stock, 'joinInventory', c.tenant._id)).toMatchObject({ ok: true });
+    const kitchenExpired = next(kitchen, 'sessionExpired');
+    const stockExpired = next(stock, 'sessionExpired');
+    const res = await t.app.inject({ method: 'DELETE', url: `/t/${c.slug}/users/${removed.id}`, headers: c.admin.headers });
+    expect(res.statusCode).toBe(200);
+    expect(await kitchenExpired).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'access_revoked' });
+    expect(await stockExpired).toEqual({ room: `inventory-${c.tenant._id}`, reason: 'access_revoked' });
+    const lost = record(stock, 'stockUpdate');
+    t.app.realtime.toInventory(c.tenant._id, 'stockUpdate', { itemId: 'x' });
+    await flushed(t.app, stock, '/inventory');
+    expect(lost).toEqual([]);
+  });
+
+  it("drops a user's sockets when their session version is raised (password change), and refuses the old token", async () => {
+    const c = await makeTenantWithTeam(t.app);
+    const kitchen = client(url, '/', c.staff.token);
+    expect(await ask(kitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    const ended = next(kitchen, 'sessionExpired');
+    // What the accounts service does on a password change: raise the version, then forget the user.
+    await t.app.deps.db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, c.staff.id));
+    t.app.deps.members.forget(c.staff.id);
+    expect(await ended).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'token_expired' });
+    expect(await ask(kitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: false, error: 'unauthorized' });
+    expect(await ask(client(url, '/inventory', c.staff.token), 'joinInventory', c.tenant._id)).toMatchObject({ ok: false, error: 'unauthorized' });
+    const [{ sessionVersion }] = await t.app.deps.db.select({ sessionVersion: users.sessionVersion }).from(users).where(eq(users.id, c.staff.id));
+    const fresh = await t.app.deps.jwt.sign(c.staff.id, sessionVersion);
+    expect(await ask(kitchen, 'joinKitchen', { tenantId: c.tenant._id, token: fresh })).toMatchObject({ ok: true });
+  });
+
+  it('tells a socket whose assignments changed to join again, and the new join follows the new scope', async () => {
+    const c = await makeTenantWithTeam(t.app);
+    const [first, second] = [await makePdv(t.app, c.tenant), await makePdv(t.app, c.tenant)];
+    await changeMember(c, c.staff, { assignedPdvIds: [first.pdvId] });
+    const kitchen = client(url, '/', c.staff.token);
+    expect(await ask(kitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    const changed = next(kitchen, 'sessionExpired');
+    await changeMember(c, c.staff, { assignedPdvIds: [second.pdvId] });
+    expect(await changed).toEqual({ room: `kitchen-${c.tenant._id}`, reason: 'scope_changed' });
+    expect(await ask(kitchen, 'joinKitchen', c.tenant._id)).toMatchObject({ ok: true });
+    const got = record(kitchen, 'newOrder');
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { at: 'first' }, { pdvId: first.pdvId, branchId: first.branchId });
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { at: 'second' }, { pdvId: second.pdvId, branchId: second.branchId });
+    await flushed(t.app, kitchen);
+    expect(got).toEqual([{ at: 'second' }]);
+  });
+});
+
+describe('kitchen branch scope', () => {
+  it("sends an order's events to admins, staff of its PDV and managers of its branch; tenant-wide orders to every kitchen", async () => {
+    const c = await makeTenantWithTeam(t.app);
+    const one = await makePdv(t.app, c.tenant);
+    const sibling = await t.app.services.branches.createPdv(c.tenant._id, { branchId: one.branchId, name: 'Caixa 2', slug: `${one.slug}-2` });
+    const two = await makePdv(t.app, c.tenant);
+    const manager = await makeUser(t.app, c.tenant, 'branch_manager');
+    await changeMember(c, c.staff, { assignedPdvIds: [one.pdvId] });
+    await changeMember(c, manager, { assignedBranchIds: [one.branchId] });
+    const sa = await makeSuperadmin(t.app);
+    const displays = { staff: c.staff.token, manager: manager.token, admin: c.admin.token, superadmin: sa.token };
+    const sockets: Record<string, ClientSocket> = {};
+    const got: Record<string, unknown[]> = {};
+    for (const [who, token] of Object.entries(displays)) {
+      sockets[who] = client(url, '/', token);
+      expect(await ask(sockets[who], 'joinKitchen', c.tenant._id)).toEqual({ ok: true, room: `kitchen-${c.tenant._id}` });
+      got[who] = record(sockets[who], 'newOrder');
+    }
+
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { at: 'other branch' }, { pdvId: two.pdvId, branchId: two.branchId });
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { at: 'sibling PDV' }, { pdvId: sibling.id, branchId: one.branchId });
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { at: 'own PDV' }, { pdvId: one.pdvId, branchId: one.branchId });
+    t.app.realtime.toKitchen(c.tenant._id, 'newOrder', { at: 'no PDV' }, tenantWide);
+    for (const socket of Object.values(sockets)) await flushed(t.app, socket);
+
+    const all = [{ at: 'other branch' }, { at: 'sibling PDV' }, { at: 'own PDV' }, { at: 'no PDV' }];
+    expect(got.admin).toEqual(all);
+    expect(got.superadmin).toEqual(all);
+    expect(got.manager).toEqual([{ at: 'sibling PDV' }, { at: 'own PDV' }, { at: 'no PDV' }]);
+    expect(got.staff).toEqual([{ at: 'own PDV' }, { at: 'no PDV' }]);
+  });
+
+  it('has no kitchen room for a mercado or a padaria', async () => {
+    const sa = await makeSuperadmin(t.app);
+    for (const businessType of ['mercado', 'padaria'] as const) {
+      const m = await makeTenantWithTeam(t.app, { businessType });
+      for (const token of [m.admin.token, m.staff.token, sa.token]) {
+        expect(await ask(client(url, '/', token), 'joinKitchen', m.tenant._id)).toMatchObject({
+          ok: false,
+          error: 'feature_unavailable',
+          message: expect.stringContaining(businessType),
+        });
+      }
+      // Stock is theirs as much as a restaurant's.
+      expect(await ask(client(url, '/inventory', m.staff.token), 'joinInventory', m.tenant._id)).toMatchObject({ ok: true });
+    }
   });
 });

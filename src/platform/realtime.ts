@@ -7,23 +7,26 @@ import { Server, type Namespace, type Socket } from 'socket.io';
 import type { Database, Db } from '../db/client.js';
 import { tenants } from '../db/schema/tenants.js';
 import type { MemberRole } from '../db/schema/users.js';
+import { scopeOf, type BranchScope } from './auth/guards.js';
 import type { JwtSigner } from './auth/jwt.js';
-import { loadMember } from './auth/principal.js';
+import { loadMember, tokenIsCurrent } from './auth/principal.js';
 import { systemClock, type Clock } from './clock.js';
 
 /**
  * Real-time events over socket.io (spec section 6). Services emit through this interface and never
  * see socket.io:
  *
- *   deps.realtime.toKitchen(tenantId, 'newOrder', order);
+ *   deps.realtime.toKitchen(tenantId, 'newOrder', { order }, { pdvId, branchId });
  *   deps.realtime.toOrder(tenantId, order.orderNumber, 'orderUpdate', publicView);
  *
  * Emit after the transaction commits. Emitting never throws: a lost event is logged, and clients
- * refetch on reconnect.
+ * refetch on reconnect. Payloads of the order-tracking room are public: the orders module sends only
+ * its tracking view there (never a receipt token, payment ids, phone or e-mail).
  *
  * Namespace `/` (no credentials needed to connect):
- *   joinKitchen    tenantId | { tenantId, token? }  -> room kitchen-<tenantId>; staff, admin or superadmin JWT,
- *                                                      from the payload or the handshake `auth.token`
+ *   joinKitchen    tenantId | { tenantId, token? }  -> kitchen room of the tenant; admin, branch_manager, staff or
+ *                                                      superadmin JWT, from the payload or the handshake `auth.token`.
+ *                                                      Restaurants only (mercado, padaria: `feature_unavailable`).
  *   leaveKitchen   tenantId
  *   trackOrder     { slug, orderNumber }             -> room order-<tenantId>-<orderNumber>, public; the order must
  *                                                      exist (lookup given by the orders module)
@@ -31,34 +34,79 @@ import { systemClock, type Clock } from './clock.js';
  * Namespace `/inventory` (handshake `auth.token` required, else connect_error `unauthorized`):
  *   joinInventory  tenantId | { tenantId }           -> room inventory-<tenantId>; superadmin any tenant,
  *                                                      staff and admin only their own
- * Staff rooms (kitchen, inventory) are re-checked every minute: when the token that joined expires
- * or the user loses the role, the socket leaves the room and gets `sessionExpired { room, reason }`
- * (`token_expired` | `access_revoked`); the client joins again with a fresh token.
+ *
+ * The kitchen follows branch scope (as the orders list does). The join answers `room: kitchen-<tenantId>`,
+ * but the socket joins the socket.io rooms of its scope: `kitchen-<t>` for admins and superadmins (every
+ * order), else `kitchen-<t>-pdv-<pdvId>` per assigned PDV, `kitchen-<t>-branch-<branchId>` per assigned
+ * branch, and `kitchen-<t>-no-pdv` (orders without a PDV are tenant-wide). An order's event is one emit to
+ * `kitchen-<t>`, its PDV's and its branch's rooms (or `kitchen-<t>-no-pdv`); socket.io sends it once per socket.
+ *
+ * Staff rooms (kitchen, inventory) are re-checked: at once for a user whose membership, role,
+ * assignments, password or session version changed (`userChanged`, wired to the member cache's
+ * `onForget`; on PostgreSQL told to the other processes with `serverSideEmit`), and every minute for
+ * all (token expiry, and a safety net for a lost notification). A socket that lost access leaves the
+ * room and gets `sessionExpired { room, reason }`: `token_expired` (the joining token expired, or its
+ * session was ended, e.g. by a password change), `access_revoked` (membership, role, tenant or
+ * business type), `scope_changed` (other PDVs or branches assigned); the client joins again.
  * Each join answers through the socket.io acknowledgement: `{ ok: true, room }` or
  * `{ ok: false, error, message }` with error one of the JoinError codes.
- * On PostgreSQL the rooms span every process through @socket.io/postgres-adapter (LISTEN/NOTIFY).
+ * On PostgreSQL the rooms span every process through @socket.io/postgres-adapter (LISTEN/NOTIFY); it
+ * publishes on one connection, which keeps one process's events in the order they were emitted.
  */
 
 /** Kitchen room events: spec names plus `orderUpdate` for add-items, close-tab and status changes. */
 export type KitchenEvent = 'newOrder' | 'orderUpdate' | 'paymentUpdate';
 export type InventoryEvent = 'stockUpdate' | 'lowStockAlert';
-/** Events a customer tracking an order receives (public: no phone, email or staff data in payloads). */
+/** Events a customer tracking an order receives (public: no phone, email, payment ids or receipt token). */
 export type OrderEvent = 'orderUpdate' | 'paymentUpdate';
 
+/** Where an order belongs for the kitchen's branch scope: its PDV and that PDV's branch (null, null: tenant-wide). */
+export interface KitchenTarget {
+  pdvId: string | null;
+  branchId: string | null;
+}
+
 export const rooms = {
+  /** The name a kitchen join answers with, and the room of sockets that see every order of the tenant. */
   kitchen: (tenantId: string) => `kitchen-${tenantId}`,
+  kitchenPdv: (tenantId: string, pdvId: string) => `kitchen-${tenantId}-pdv-${pdvId}`,
+  kitchenBranch: (tenantId: string, branchId: string) => `kitchen-${tenantId}-branch-${branchId}`,
+  kitchenNoPdv: (tenantId: string) => `kitchen-${tenantId}-no-pdv`,
   inventory: (tenantId: string) => `inventory-${tenantId}`,
   order: (tenantId: string, orderNumber: string) => `order-${tenantId}-${orderNumber}`,
 };
 
+/** The socket.io rooms a kitchen socket with this branch scope joins. */
+export function kitchenRoomsFor(tenantId: string, scope: BranchScope): string[] {
+  if (scope.all) return [rooms.kitchen(tenantId)];
+  return [
+    rooms.kitchenNoPdv(tenantId),
+    ...[...new Set(scope.pdvIds)].map((id) => rooms.kitchenPdv(tenantId, id)),
+    ...[...new Set(scope.branchIds)].map((id) => rooms.kitchenBranch(tenantId, id)),
+  ].sort();
+}
+
+/** The rooms an order's kitchen event goes to (one emit: a socket in several of them gets it once). */
+export function kitchenRoomsOf(tenantId: string, target: KitchenTarget): string[] {
+  if (!target.pdvId) return [rooms.kitchen(tenantId), rooms.kitchenNoPdv(tenantId)];
+  return [
+    rooms.kitchen(tenantId),
+    rooms.kitchenPdv(tenantId, target.pdvId),
+    ...(target.branchId ? [rooms.kitchenBranch(tenantId, target.branchId)] : []),
+  ];
+}
+
 /** Resolves a public tracking request; null when the tenant or the order does not exist. */
 export type OrderLookup = (slug: string, orderNumber: string) => Promise<{ tenantId: string; orderNumber: string } | null>;
 
-export type JoinError = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'too_many' | 'unavailable';
-export type JoinAck = { ok: true; room: string } | { ok: false; error: JoinError; message: string };
+export type JoinError = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'feature_unavailable' | 'too_many' | 'unavailable';
+export type JoinFailure = { ok: false; error: JoinError; message: string };
+export type JoinAck = { ok: true; room: string } | JoinFailure;
+export type SessionExpiredReason = 'token_expired' | 'access_revoked' | 'scope_changed';
 
 export interface Realtime {
-  toKitchen(tenantId: string, event: KitchenEvent, payload: unknown): void;
+  /** An order's event to the kitchen sockets whose branch scope covers `target`. */
+  toKitchen(tenantId: string, event: KitchenEvent, payload: unknown, target: KitchenTarget): void;
   toInventory(tenantId: string, event: InventoryEvent, payload: unknown): void;
   toOrder(tenantId: string, orderNumber: string, event: OrderEvent, payload: unknown): void;
   /** The orders module tells how a tracking request finds its order. Until then `trackOrder` answers `unavailable`. */
@@ -73,11 +121,17 @@ export interface Realtime {
   /** socket.io servers sharing the rooms: 1 on PGlite, every live process on PostgreSQL. */
   serverCount(): Promise<number>;
   /**
-   * Re-checks this process's staff sockets (kitchen and inventory rooms): a socket whose joining token
-   * has expired, or whose user lost the role, leaves the room and gets `sessionExpired { room, reason }`.
-   * Runs every minute; returns how many room memberships were dropped.
+   * Re-checks this process's staff sockets (kitchen and inventory rooms), all of them or one user's: a
+   * socket whose joining token has expired or was ended, whose user lost the role, or whose branch scope
+   * changed, leaves the room and gets `sessionExpired { room, reason }`. Returns how many room
+   * memberships were dropped.
    */
-  revalidate(): Promise<number>;
+  revalidate(userId?: string): Promise<number>;
+  /**
+   * A user's memberships, role, assignments, password or session version changed (the member cache's
+   * `onForget`): re-checks their sockets here at once and tells the other processes to do the same.
+   */
+  userChanged(userId: string): void;
   readonly io: Server;
 }
 
@@ -94,27 +148,39 @@ export interface RealtimeOptions {
   /** Join attempts one socket may make per minute (default 30). */
   maxJoinsPerMinute?: number;
   clock?: Clock;
-  /** How often staff sockets are re-checked (default 60 s). */
+  /** How often every staff socket is re-checked (default 60 s). */
   revalidateEveryMs?: number;
 }
 
-/** Who joined a staff room, and until when the token that let them in is valid. */
+type StaffRoom = 'kitchen' | 'inventory';
+
+/** Who joined a staff room, with what, and which socket.io rooms that put the socket in. */
 interface Grant {
+  kind: StaffRoom;
   userId: string;
   tenantId: string;
-  roles: readonly MemberRole[];
-  /** Token expiry, Unix seconds. */
+  /** Token expiry, Unix seconds, and the session version it carries. */
   exp: number;
+  sv: number;
+  rooms: string[];
 }
 
 const TENANT_ID = /^[0-9a-f]{24}$/;
 const SLUG = /^[a-z0-9-]{1,64}$/;
 const ORDER_NUMBER = /^[0-9A-Za-z-]{1,40}$/;
-const KITCHEN_ROLES: readonly MemberRole[] = ['admin', 'staff'];
-const INVENTORY_ROLES: readonly MemberRole[] = ['admin', 'staff'];
+/** The kitchen is worked by the roles that work the floor (the order routes' roles); accountants are not. */
+const ROLES: Record<StaffRoom, readonly MemberRole[]> = {
+  kitchen: ['admin', 'branch_manager', 'staff'],
+  inventory: ['admin', 'staff'],
+};
 const ATTACHMENTS_TABLE = 'socket_io_attachments';
+/** Server-side event (through the adapter) telling the other processes to re-check a user's sockets. */
+const USER_CHANGED = 'ro:userChanged';
 
-const fail = (error: JoinError, message: string): JoinAck => ({ ok: false, error, message });
+const fail = (error: JoinError, message: string): JoinFailure => ({ ok: false, error, message });
+/** A refused join, and what a socket already in the room is told when the re-check finds the same. */
+type Denied = JoinFailure & { reason: SessionExpiredReason };
+const deny = (error: JoinError, message: string, reason: SessionExpiredReason = 'access_revoked'): Denied => ({ ok: false, error, message, reason });
 
 function ackOf(args: unknown[]): (a: JoinAck) => void {
   const last = args[args.length - 1];
@@ -124,6 +190,9 @@ function ackOf(args: unknown[]): (a: JoinAck) => void {
 function tenantIdOf(payload: unknown): unknown {
   return typeof payload === 'string' ? payload : (payload as { tenantId?: unknown } | null)?.tenantId;
 }
+
+const grantsOf = (socket: Socket) => (socket.data.grants ??= new Map<string, Grant>()) as Map<string, Grant>;
+const sameRooms = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i]);
 
 export function createRealtime(opts: RealtimeOptions): Realtime {
   const { database, db, jwt, log } = opts;
@@ -141,8 +210,10 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   };
   if (database.kind === 'postgres') {
     if (!database.url) throw new Error('realtime: the PostgreSQL database does not expose its connection string');
-    // Its own small pool: the adapter keeps one connection in LISTEN for good.
-    pool = new pg.Pool({ connectionString: database.url, max: 3, application_name: 'restaurant-ops-realtime' });
+    // Its own pool: the adapter keeps one connection in LISTEN for good, and publishes on the other. The
+    // adapter delivers to this process's own sockets only once the NOTIFY is done, so a single publishing
+    // connection is what keeps one process's events in the order they were emitted (two could finish out of order).
+    pool = new pg.Pool({ connectionString: database.url, max: 2, application_name: 'restaurant-ops-realtime' });
     pool.on('error', (err) => log.warn({ err }, 'realtime pool error'));
     // The adapter's LISTEN client is checked out for good: its errors (a server restart) must not crash the process.
     pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'realtime connection error')));
@@ -155,61 +226,93 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const main = io.of('/');
   const inventory = io.of('/inventory');
 
-  async function tenantState(tenantId: string): Promise<'active' | 'inactive' | null> {
-    const [row] = await db.select({ isActive: tenants.isActive }).from(tenants).where(eq(tenants.id, tenantId));
-    return row ? (row.isActive ? 'active' : 'inactive') : null;
+  async function tenantState(tenantId: string) {
+    const [row] = await db.select({ isActive: tenants.isActive, businessType: tenants.businessType }).from(tenants).where(eq(tenants.id, tenantId));
+    return row ?? null;
   }
 
-  /** The JWT's user may join the tenant's room: superadmin, or a member with one of `roles`. */
-  async function authorize(token: unknown, tenantId: unknown, roles: readonly MemberRole[]): Promise<JoinAck | Grant> {
+  /**
+   * What the user, with a token of session version `sv`, may join now: the socket.io rooms of their
+   * scope, or why not. Read from the database (not the member cache): joins and re-checks are rare.
+   */
+  async function access(userId: string, sv: number, tenantId: string, kind: StaffRoom): Promise<{ rooms: string[] } | Denied> {
+    const [found, tenant] = await Promise.all([loadMember(db, userId, tenantId), tenantState(tenantId)]);
+    // A deleted user (their last membership removed) lost access; an older session version means the token was ended.
+    if (!found) return deny('unauthorized', 'Invalid or expired token');
+    if (!tokenIsCurrent({ sv }, found.principal)) return deny('unauthorized', 'Invalid or expired token', 'token_expired');
+    if (!tenant) return deny('not_found', 'Tenant not found');
+    if (!tenant.isActive) return deny('forbidden', 'This tenant is deactivated');
+    if (kind === 'kitchen' && tenant.businessType !== 'restaurant') {
+      return deny('feature_unavailable', `The kitchen display is not available for the business type ${tenant.businessType}`);
+    }
+    let scope: BranchScope = { all: true };
+    if (!found.principal.isSuperadmin) {
+      const m = found.membership;
+      if (!m) return deny('forbidden', 'You are not a member of this tenant');
+      if (!ROLES[kind].includes(m.role)) return deny('forbidden', `Joining needs one of the roles: ${ROLES[kind].join(', ')}, superadmin`);
+      scope = scopeOf(m.role, m.assignedBranchIds, m.assignedPdvIds);
+    }
+    return { rooms: kind === 'kitchen' ? kitchenRoomsFor(tenantId, scope) : [rooms.inventory(tenantId)] };
+  }
+
+  /**
+   * Joins in progress per user. A change to the user while their join reads the database could be
+   * missed by the re-check (the socket is not in the room yet): the join re-checks once it is in.
+   */
+  const joining = new Map<string, { count: number; changes: number }>();
+
+  async function joinStaffRoom(socket: Socket, kind: StaffRoom, tenantId: unknown, token: unknown): Promise<JoinAck> {
     if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
     if (typeof token !== 'string' || token === '') return fail('unauthorized', 'A bearer token is needed');
     const claims = await jwt.verify(token);
     if (!claims) return fail('unauthorized', 'Invalid or expired token');
-    const found = await loadMember(db, claims.sub, tenantId);
-    if (!found) return fail('unauthorized', 'Invalid or expired token');
-    const state = await tenantState(tenantId);
-    if (!state) return fail('not_found', 'Tenant not found');
-    if (state === 'inactive') return fail('forbidden', 'This tenant is deactivated');
-    const grant: Grant = { userId: claims.sub, tenantId, roles, exp: claims.exp };
-    if (found.principal.isSuperadmin) return grant;
-    const role = found.membership?.role;
-    if (!role) return fail('forbidden', 'You are not a member of this tenant');
-    if (!roles.includes(role)) return fail('forbidden', `Joining needs one of the roles: ${roles.join(', ')}, superadmin`);
-    return grant;
+    const mark = joining.get(claims.sub) ?? { count: 0, changes: 0 };
+    joining.set(claims.sub, mark);
+    mark.count++;
+    const changesBefore = mark.changes;
+    try {
+      const granted = await access(claims.sub, claims.sv, tenantId, kind);
+      if ('ok' in granted) return fail(granted.error, granted.message);
+      const room = kind === 'kitchen' ? rooms.kitchen(tenantId) : rooms.inventory(tenantId);
+      const grants = grantsOf(socket);
+      const previous = grants.get(room);
+      for (const r of previous?.rooms ?? []) if (!granted.rooms.includes(r)) await socket.leave(r);
+      await socket.join(granted.rooms);
+      grants.set(room, { kind, userId: claims.sub, tenantId, exp: claims.exp, sv: claims.sv, rooms: granted.rooms });
+      return { ok: true, room };
+    } finally {
+      if (--mark.count === 0) joining.delete(claims.sub);
+      if (mark.changes !== changesBefore) void revalidate(claims.sub).catch((err) => log.warn({ err }, 'realtime re-check failed'));
+    }
   }
 
-  /** Joins a staff room and remembers the grant for `revalidate`. */
-  async function joinStaffRoom(socket: Socket, room: string, grant: Grant): Promise<JoinAck> {
-    await socket.join(room);
-    ((socket.data.grants ??= new Map<string, Grant>()) as Map<string, Grant>).set(room, grant);
-    return { ok: true, room };
-  }
-
-  async function revalidate(): Promise<number> {
+  async function revalidate(userId?: string): Promise<number> {
     const now = clock.now().getTime();
-    const verdicts = new Map<string, Promise<boolean>>();
-    const stillAllowed = (g: Grant) => {
-      const key = `${g.userId}:${g.tenantId}:${g.roles.join(',')}`;
+    const verdicts = new Map<string, Promise<{ rooms: string[] } | Denied>>();
+    const verdictOf = (g: Grant) => {
+      const key = `${g.kind}:${g.userId}:${g.tenantId}:${g.sv}`;
       let v = verdicts.get(key);
-      if (!v) {
-        v = Promise.all([loadMember(db, g.userId, g.tenantId), tenantState(g.tenantId)]).then(([found, state]) =>
-          Boolean(found && state === 'active' && (found.principal.isSuperadmin || (found.membership && g.roles.includes(found.membership.role)))),
-        );
-        verdicts.set(key, v);
-      }
+      if (!v) verdicts.set(key, (v = access(g.userId, g.sv, g.tenantId, g.kind)));
       return v;
     };
     let dropped = 0;
     for (const nsp of [main, inventory]) {
-      for (const socket of nsp.sockets.values()) {
+      for (const socket of [...nsp.sockets.values()]) {
         const grants = socket.data.grants as Map<string, Grant> | undefined;
         if (!grants) continue;
-        for (const [room, g] of grants) {
-          const reason = g.exp * 1000 <= now ? 'token_expired' : (await stillAllowed(g)) ? null : 'access_revoked';
-          if (!reason) continue;
+        for (const [room, g] of [...grants]) {
+          if (userId !== undefined && g.userId !== userId) continue;
+          let reason: SessionExpiredReason | null = null;
+          if (g.exp * 1000 <= now) reason = 'token_expired';
+          else {
+            const verdict = await verdictOf(g);
+            if ('ok' in verdict) reason = verdict.reason;
+            else if (!sameRooms(verdict.rooms, g.rooms)) reason = 'scope_changed';
+          }
+          // Another re-check or a new join may have replaced the grant meanwhile.
+          if (!reason || grants.get(room) !== g) continue;
           grants.delete(room);
-          await socket.leave(room);
+          for (const r of g.rooms) await socket.leave(r);
           socket.emit('sessionExpired', { room, reason });
           dropped++;
         }
@@ -217,6 +320,18 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     }
     return dropped;
   }
+
+  /** Re-checks one user's sockets in this process (also those joining right now). */
+  function recheckUser(userId: string) {
+    const mark = joining.get(userId);
+    if (mark) mark.changes++;
+    revalidate(userId).catch((err) => log.warn({ err, userId }, 'realtime re-check failed'));
+  }
+
+  // Another process changed a user: their sockets here are re-checked too (PostgreSQL adapter only).
+  main.on(USER_CHANGED, (userId: unknown) => {
+    if (typeof userId === 'string') recheckUser(userId);
+  });
 
   /** A small per-socket budget of join attempts: each one costs database reads. */
   function spend(socket: Socket): boolean {
@@ -244,19 +359,17 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
 
   main.on('connection', (socket) => {
     on(socket, 'joinKitchen', async (payload) => {
-      const tenantId = tenantIdOf(payload);
       const token = (payload as { token?: unknown } | null)?.token ?? socket.handshake.auth?.token;
-      const grant = await authorize(token, tenantId, KITCHEN_ROLES);
-      if ('ok' in grant) return grant;
-      return joinStaffRoom(socket, rooms.kitchen(grant.tenantId), grant);
+      return joinStaffRoom(socket, 'kitchen', tenantIdOf(payload), token);
     });
 
     on(socket, 'leaveKitchen', async (payload) => {
       const tenantId = tenantIdOf(payload);
       if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
       const room = rooms.kitchen(tenantId);
-      await socket.leave(room);
-      (socket.data.grants as Map<string, Grant> | undefined)?.delete(room);
+      const grants = grantsOf(socket);
+      for (const r of grants.get(room)?.rooms ?? [room]) await socket.leave(r);
+      grants.delete(room);
       return { ok: true, room };
     });
 
@@ -304,15 +417,10 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   });
 
   inventory.on('connection', (socket) => {
-    on(socket, 'joinInventory', async (payload) => {
-      const tenantId = tenantIdOf(payload);
-      const grant = await authorize(socket.handshake.auth?.token, tenantId, INVENTORY_ROLES);
-      if ('ok' in grant) return grant;
-      return joinStaffRoom(socket, rooms.inventory(grant.tenantId), grant);
-    });
+    on(socket, 'joinInventory', async (payload) => joinStaffRoom(socket, 'inventory', tenantIdOf(payload), socket.handshake.auth?.token));
   });
 
-  function emit(nsp: Namespace, room: string, event: string, payload: unknown) {
+  function emit(nsp: Namespace, room: string | string[], event: string, payload: unknown) {
     try {
       nsp.to(room).emit(event, payload);
     } catch (err) {
@@ -332,7 +440,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
 
   return {
     io,
-    toKitchen: (tenantId, event, payload) => emit(main, rooms.kitchen(tenantId), event, payload),
+    toKitchen: (tenantId, event, payload, target) => emit(main, kitchenRoomsOf(tenantId, target), event, payload),
     toInventory: (tenantId, event, payload) => emit(inventory, rooms.inventory(tenantId), event, payload),
     toOrder: (tenantId, orderNumber, event, payload) => emit(main, rooms.order(tenantId, orderNumber), event, payload),
     setOrderLookup(lookup) {
@@ -376,5 +484,16 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     },
     serverCount: () => main.adapter.serverCount(),
     revalidate,
+    userChanged(userId) {
+      recheckUser(userId);
+      // The in-memory adapter (PGlite, one process) has no other servers to tell.
+      if (pool && !closing) {
+        try {
+          main.serverSideEmit(USER_CHANGED, userId);
+        } catch (err) {
+          log.warn({ err, userId }, 'realtime: telling the other processes failed');
+        }
+      }
+    },
   };
 }

@@ -5,6 +5,7 @@ import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js'
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   AddItemsBody,
+  CheckoutOrder,
   CloseTabBody,
   CreateOrderBody,
   ListOrdersQuery,
@@ -44,14 +45,16 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       tags: ['orders'],
       summary: 'Create an order: guest checkout without a token, staff order with one',
       description:
-        'Guest checkout (no Authorization): `pdv`, `customerName`, `paymentMethod` (pix, card, cash) required; number `YYYYMMDD-` + 10 hex. ' +
-        'Staff order (staff/admin token): number `YYYYMMDD-NNNN`. Prices always come from the menu. ' +
+        'Guest checkout (no Authorization): `pdv`, `customerName`, `paymentMethod` (pix, card, cash) required; number `YYYYMMDD-` + 10 hex; ' +
+        'answered with the checkout view (no phone, e-mail or payment ids; the receipt token and link once paid). ' +
+        'Staff order (staff/admin token): number `YYYYMMDD-NNNN`, answered with the full order. Prices always come from the menu. ' +
         'A dine_in order on a table without an open tab becomes its open tab.',
       security: [{}, { bearer: [] }],
       params: TenantParams,
       headers: IdempotencyHeaders,
       body: CreateOrderBody,
-      response: withErrors({ 201: Order }, [400, 401, 403, 404, 409, 422]),
+      // The checkout view first: it requires `receiptUrl`, which a staff order's view lacks.
+      response: withErrors({ 201: Type.Union([CheckoutOrder, Order]) }, [400, 401, 403, 404, 409, 422]),
     },
     config: { auth: { optional: true, roles: FLOOR_ROLES } },
     handler: async (req, reply) => {
@@ -68,7 +71,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
   app.get('/t/:slug/orders/:number/track', {
     schema: {
       tags: ['orders'],
-      summary: 'Public order tracking by number (no customer contact data)',
+      summary: 'Public order tracking by number: status and times (guest orders also lines and total); never contact data or payment ids',
       security: [],
       params: OrderNumberParams,
       response: withErrors({ 200: TrackedOrder }, [400, 403, 404]),

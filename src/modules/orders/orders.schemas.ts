@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../../db/schema/orders.js';
-import { Body, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, CalendarDate, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -63,8 +63,8 @@ export const SplitBody = Body({
 
 export const ListOrdersQuery = Type.Object({
   status: Type.Optional(StringEnum(ORDER_STATUSES)),
-  from: Type.Optional(Type.String({ format: 'date', description: 'first day (tenant time zone), default today' })),
-  to: Type.Optional(Type.String({ format: 'date', description: 'last day (tenant time zone), default from' })),
+  from: Type.Optional(CalendarDate('first day (tenant time zone), default today')),
+  to: Type.Optional(CalendarDate('last day (tenant time zone), default from')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
   pdvIds: Type.Optional(Type.Array(Id, { maxItems: 100 })),
 });
@@ -117,18 +117,57 @@ export const Order = Type.Object(
 );
 export type OrderView = Static<typeof Order>;
 
-/** What anyone holding the order number may see: no customer contact, no payment ids. */
+/**
+ * What anyone holding the order number may see (HTTP tracking and the tracking room): never a receipt
+ * token, payment ids, the customer's name, phone or e-mail. Staff numbers are sequential, hence
+ * guessable: their orders show status and times only. Guest and wallet numbers are random: their
+ * orders also show type, lines, total and payment status.
+ */
 export const TrackedOrder = Type.Object({
   orderNumber: Type.String(),
   status: Type.String(),
-  type: Type.String(),
-  items: Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() })),
-  total: Type.Integer(),
-  paymentStatus: Nullable(Type.String()),
+  type: Type.Optional(Type.String({ description: 'guest orders only' })),
+  items: Type.Optional(Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() }), { description: 'guest orders only' })),
+  total: Type.Optional(Type.Integer({ description: 'guest orders only' })),
+  paymentStatus: Type.Optional(Nullable(Type.String({ description: 'guest orders only' }))),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
 export type TrackedOrderView = Static<typeof TrackedOrder>;
+
+/** The public `paymentUpdate` of the tracking room (guest orders only): no receipt token, no payment ids. */
+export interface TrackedPaymentView {
+  orderNumber: string;
+  paymentStatus: string | null;
+}
+
+/**
+ * The guest checkout answer (public POST /orders, wallet checkout): the customer's order without their
+ * phone, e-mail or the payment ids; the only place the receipt token and link are given out.
+ */
+export const CheckoutOrder = Type.Object({
+  _id: Type.String(),
+  orderNumber: Type.String(),
+  items: Type.Array(OrderLineView),
+  customerName: Nullable(Type.String()),
+  status: Type.String(),
+  type: Type.String(),
+  table: Nullable(Type.String()),
+  pdv: Nullable(Type.String()),
+  paymentMethod: Nullable(Type.String()),
+  isTab: Type.Boolean(),
+  total: Type.Integer({ description: 'cents' }),
+  pixPayload: Nullable(Type.String()),
+  pixQrCodeBase64: Nullable(Type.String()),
+  paymentGateway: Nullable(Type.String()),
+  paymentStatus: Nullable(Type.String()),
+  paymentAttempts: Type.Integer(),
+  receiptToken: Nullable(Type.String({ description: 'set once paid (wallet checkout); valid 10 minutes' })),
+  receiptUrl: Nullable(Type.String({ description: 'public receipt link, set with receiptToken' })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type CheckoutOrderView = Static<typeof CheckoutOrder>;
 
 export const Receipt = Type.Object({
   tenant: Type.Object({ name: Type.String(), cnpj: Nullable(Type.String()) }),

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
+import type { KitchenEvent, KitchenTarget } from '../../platform/realtime.js';
 import { badRequest, conflict, forbidden, invalidField, isUniqueViolation, notFound } from '../../platform/errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import { addDays, localDate, startOfLocalDay } from '../../platform/time.js';
@@ -14,9 +15,11 @@ import * as q from './orders.queries.js';
 import { canMove, equalShares, isOpen, mergeLines, staffOrderNumber, compactDate, totalOf } from './orders.rules.js';
 import {
   GUEST_PAYMENT,
+  type CheckoutOrderView,
   type CreateOrderInput,
   type OrderView,
   type TrackedOrderView,
+  type TrackedPaymentView,
 } from './orders.schemas.js';
 
 type LineInput = CreateOrderInput['items'][number];
@@ -50,7 +53,13 @@ export function toOrderView(o: OrderRow): OrderView {
   };
 }
 
+/** Guest and wallet numbers are random (10 hex); staff and split numbers are sequential, so anyone can guess them. */
+export const hasUnguessableNumber = (o: Pick<OrderRow, 'source'>) => o.source === 'guest' || o.source === 'wallet';
+
+/** The public tracking view (HTTP and the tracking room): status and times; lines and total for guest orders. */
 export function toTrackedView(o: OrderRow): TrackedOrderView {
+  const times = { createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString() };
+  if (!hasUnguessableNumber(o)) return { orderNumber: o.orderNumber, status: o.status, ...times };
   return {
     orderNumber: o.orderNumber,
     status: o.status,
@@ -58,6 +67,36 @@ export function toTrackedView(o: OrderRow): TrackedOrderView {
     items: o.items.map((l) => ({ name: l.name, quantity: l.quantity, price: l.price })),
     total: o.total,
     paymentStatus: o.paymentStatus,
+    ...times,
+  };
+}
+
+/** The tracking room's `paymentUpdate`; null for staff orders (their public view has no payment). */
+export function toTrackedPayment(o: OrderRow): TrackedPaymentView | null {
+  return hasUnguessableNumber(o) ? { orderNumber: o.orderNumber, paymentStatus: o.paymentStatus } : null;
+}
+
+/** The guest checkout answer: the only public view with the receipt token and link. */
+export function toCheckoutView(o: OrderRow, receiptBase: string): CheckoutOrderView {
+  return {
+    _id: o.id,
+    orderNumber: o.orderNumber,
+    items: o.items,
+    customerName: o.customerName,
+    status: o.status,
+    type: o.type,
+    table: o.tableId,
+    pdv: o.pdvId,
+    paymentMethod: o.paymentMethod,
+    isTab: o.isTab,
+    total: o.total,
+    pixPayload: o.pixPayload,
+    pixQrCodeBase64: o.pixQrCodeBase64,
+    paymentGateway: o.paymentGateway,
+    paymentStatus: o.paymentStatus,
+    paymentAttempts: o.paymentAttempts,
+    receiptToken: o.receiptToken,
+    receiptUrl: o.receiptToken ? `${receiptBase}/${o.receiptToken}` : null,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
   };
@@ -68,6 +107,8 @@ const tabOpen = (tableNumber: number, tab: OrderRow) =>
 
 const guestNumber = (day: string) => `${compactDate(day)}-${randomBytes(5).toString('hex')}`;
 const MAX_LIST_DAYS = 366;
+/** How long the business type and PDV branch behind kitchen events are cached (as the tenant resolver). */
+const KITCHEN_TARGET_TTL_MS = 5_000;
 
 export interface OrdersDeps {
   menu: MenuService;
@@ -76,7 +117,7 @@ export interface OrdersDeps {
 }
 
 export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps) {
-  const { db, clock, realtime } = deps;
+  const { db, clock, realtime, config, log } = deps;
 
   /** Prices lines from the menu; anything the client says about price is ignored. */
   async function priceLines(tenantId: string, inputs: LineInput[], field = 'items'): Promise<OrderLine[]> {
@@ -142,29 +183,68 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
     }
   }
 
-  function announce(order: OrderRow, event: 'newOrder' | 'orderUpdate') {
-    realtime.toKitchen(order.tenantId, event, { order: toOrderView(order) });
+  const kitchenTargets = new Map<string, { target: KitchenTarget | null; until: number }>();
+  /** Where an order's kitchen event goes; null when the tenant has no kitchen (mercado, padaria). */
+  async function kitchenTargetOf(tenantId: string, pdvId: string | null): Promise<KitchenTarget | null> {
+    const key = `${tenantId}:${pdvId ?? ''}`;
+    const now = Date.now();
+    const hit = kitchenTargets.get(key);
+    if (hit && hit.until > now) return hit.target;
+    const row = await q.kitchenTarget(db, tenantId, pdvId);
+    const target = row?.businessType === 'restaurant' ? { pdvId, branchId: row.branchId } : null;
+    if (kitchenTargets.size > 10_000) kitchenTargets.clear();
+    kitchenTargets.set(key, { target, until: now + KITCHEN_TARGET_TTL_MS });
+    return target;
+  }
+
+  /**
+   * An order's event to the kitchen sockets whose branch scope covers its PDV (awaited by the caller so
+   * that one client's events keep their order). Never throws: a lost event is logged.
+   */
+  async function toKitchen(order: OrderRow, event: KitchenEvent, payload: unknown) {
+    try {
+      const target = await kitchenTargetOf(order.tenantId, order.pdvId);
+      if (target) realtime.toKitchen(order.tenantId, event, payload, target);
+    } catch (err) {
+      log.warn({ err, orderId: order.id, event }, 'kitchen event not sent');
+    }
+  }
+
+  async function announce(order: OrderRow, event: 'newOrder' | 'orderUpdate') {
+    await toKitchen(order, event, { order: toOrderView(order) });
     // Nobody can be tracking an order that did not exist a moment ago.
     if (event === 'orderUpdate') realtime.toOrder(order.tenantId, order.orderNumber, 'orderUpdate', toTrackedView(order));
   }
+
+  const receiptBase = (tenant: TenantRef) => `${config.publicUrl.replace(/\/+$/, '')}/t/${tenant.slug}/receipts`;
 
   const today = (tenant: { timezone: string }) => localDate(clock.now(), tenant.timezone);
 
   const service = {
     priceLines,
     announce,
+    toKitchen,
+    /** The guest checkout answer for an order of `tenant`. */
+    checkoutView: (tenant: TenantRef, order: OrderRow) => toCheckoutView(order, receiptBase(tenant)),
 
     /**
-     * POST /t/:slug/orders. Without a user it is a guest checkout (shape b of spec 4.7); with a staff
-     * or admin token a staff order (shape a) with a sequential daily number.
+     * POST /t/:slug/orders. Without a user it is a guest checkout (shape b of spec 4.7) answered with
+     * the checkout view; with a staff or admin token a staff order (shape a) with a sequential daily
+     * number, answered with the full order.
      */
-    async create(
+    async create(tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput): Promise<OrderView | CheckoutOrderView> {
+      const order = await service.insert(tenant, ctx, input);
+      return ctx ? toOrderView(order) : toCheckoutView(order, receiptBase(tenant));
+    },
+
+    /** Creates the order and announces it; `create` and the wallet checkout choose the view. */
+    async insert(
       tenant: TenantRef,
       ctx: TenantCtx | null,
       input: CreateOrderInput,
       /** Fields set by the caller, e.g. the payment of a wallet checkout. */
       extra: Partial<Pick<OrderRow, 'source' | 'paymentGateway' | 'paymentAttempts' | 'paymentStartedAt' | 'paymentStatus' | 'paymentTransactionId' | 'paidAt' | 'receiptToken' | 'receiptExpiresAt'>> = {},
-    ): Promise<OrderView> {
+    ): Promise<OrderRow> {
       const guest = ctx === null;
       if (guest) {
         if (!input.pdv) throw invalidField('pdv', 'is required for guest checkout');
@@ -216,8 +296,8 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
             if (isTab) await tables.setStatus(tenant.id, table!._id, 'occupied', tx);
             return row;
           });
-          announce(order, 'newOrder');
-          return toOrderView(order);
+          await announce(order, 'newOrder');
+          return order;
         } catch (err) {
           if (isUniqueViolation(err, q.OPEN_TAB_KEY)) throw conflict(`Table ${table?.number} already has an open tab`, 'tab_open');
           if (guest && attempt < 3 && isUniqueViolation(err, q.NUMBER_KEY)) continue;
@@ -270,7 +350,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
         const lines = mergeLines(current.items, added);
         return q.updateOrder(tx, ctx.tenantId, id, { items: lines, total: totalOf(lines) });
       });
-      announce(order, 'orderUpdate');
+      await announce(order, 'orderUpdate');
       return toOrderView(order);
     },
 
@@ -286,7 +366,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
         await releaseTable(tx, closed);
         return closed;
       });
-      announce(order, 'orderUpdate');
+      await announce(order, 'orderUpdate');
       return toOrderView(order);
     },
 
@@ -305,7 +385,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
         if (!isOpen(status)) await releaseTable(tx, updated);
         return updated;
       });
-      if (changed) announce(order, 'orderUpdate');
+      if (changed) await announce(order, 'orderUpdate');
       return toOrderView(order);
     },
 

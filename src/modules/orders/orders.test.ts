@@ -55,15 +55,20 @@ const staffBody = (r: Awaited<ReturnType<typeof restaurant>>, extra: object = {}
 describe('POST /t/:slug/orders', () => {
   it('creates a staff order priced from the menu, with modifiers, and a daily sequential number', async () => {
     const r = await restaurant();
-    const res = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, {
+    const body = {
       orderType: 'takeout',
       customerName: 'João',
       items: [
-        { menuItem: r.picanha._id, quantity: 2, price: 1, modifiers: [{ groupId: r.doneness._id, options: ['Ao ponto'] }, { groupId: r.extras._id, options: ['Bacon', 'Ovo'] }] },
+        { menuItem: r.picanha._id, quantity: 2, modifiers: [{ groupId: r.doneness._id, options: ['Ao ponto'] }, { groupId: r.extras._id, options: ['Bacon', 'Ovo'] }] },
         { menuItem: r.guarana._id, quantity: 3, notes: 'sem gelo' },
       ],
-      total: 5,
-    });
+    };
+    // A price or total from the client is not a field of the body: refused, naming it (never used).
+    const priced = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, { ...body, items: [{ ...body.items[0], price: 1 }, body.items[1]] });
+    expect(priced.statusCode).toBe(400);
+    expect(priced.json().details[0].field).toBe('body.items.0.price');
+    expect((await call('POST', `/t/${r.slug}/orders`, r.staff.headers, { ...body, total: 5 })).json().details[0].field).toBe('body.total');
+    const res = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, body);
     expect(res.statusCode).toBe(201);
     const order = res.json();
     expect(order.orderNumber).toMatch(/^\d{8}-0001$/);
@@ -261,16 +266,57 @@ describe('working with orders', () => {
     expect((await move('done')).statusCode).toBe(400);
   });
 
-  it('tracks an order publicly without customer contact data', async () => {
+  it('tracks a staff order (guessable number) by status and times only', async () => {
     const r = await restaurant();
     const order = (await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { customerPhone: '11987654321', customerEmail: 'joao@example.com' }))).json();
+    await call('POST', `/t/${r.slug}/orders/${order._id}/process-payment`, r.staff.headers, { method: 'cash', gateway: 'mock' });
     const res = await call('GET', `/t/${r.slug}/orders/${order.orderNumber}/track`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ orderNumber: order.orderNumber, status: 'pending', total: 1400 });
-    expect(res.body).not.toContain('11987654321');
-    expect(res.body).not.toContain('joao@example.com');
+    expect(res.json()).toEqual({ orderNumber: order.orderNumber, status: 'pending', createdAt: order.createdAt, updatedAt: expect.any(String) });
+    // The next number is one more: anyone can walk them, so nothing but the status shows.
+    expect(order.orderNumber).toMatch(/^\d{8}-\d{4}$/);
     expect((await call('GET', `/t/${r.slug}/orders/20260101-0999/track`)).statusCode).toBe(404);
     expect((await call('GET', `/t/${r.slug}/orders/not-a-number/track`)).statusCode).toBe(400);
+  });
+
+  it('tracks a guest order with its lines and total, never the name, contact data, receipt token or payment ids', async () => {
+    const r = await restaurant();
+    const guest = await call('POST', `/t/${r.slug}/orders`, {}, {
+      pdv: r.pdv.slug, customerName: 'Beatriz Lima', customerPhone: '11912345678', customerEmail: 'bia@example.com', paymentMethod: 'card', orderType: 'takeout',
+      items: [{ menuItemId: r.guarana._id, quantity: 2 }],
+    });
+    expect(guest.statusCode).toBe(201);
+    const order = guest.json();
+    const paid = await call('POST', `/t/${r.slug}/orders/${order._id}/process-payment`, r.admin.headers, { method: 'credit_card', gateway: 'mock' });
+    const stored = (await call('GET', `/t/${r.slug}/orders`, r.admin.headers)).json().find((o: { _id: string }) => o._id === order._id);
+    expect(stored.receiptToken).toMatch(/^[0-9a-f]{32}$/);
+    const res = await call('GET', `/t/${r.slug}/orders/${order.orderNumber}/track`);
+    expect(res.json()).toEqual({
+      orderNumber: order.orderNumber,
+      status: 'pending',
+      type: 'takeout',
+      items: [{ name: 'Guaraná', quantity: 2, price: 700 }],
+      total: 1400,
+      paymentStatus: 'approved',
+      createdAt: order.createdAt,
+      updatedAt: expect.any(String),
+    });
+    for (const secret of ['Beatriz', '11912345678', 'bia@example.com', stored.receiptToken, paid.json().transactionId]) expect(res.body).not.toContain(secret);
+  });
+
+  it('answers a guest checkout without contact data or payment ids, and a staff order in full', async () => {
+    const r = await restaurant();
+    const guest = await call('POST', `/t/${r.slug}/orders`, {}, {
+      pdv: r.pdv.slug, customerName: 'Ana', customerPhone: '11912345678', customerEmail: 'ana@example.com', paymentMethod: 'pix', orderType: 'takeout',
+      items: [{ menuItemId: r.guarana._id, quantity: 1 }],
+    });
+    expect(guest.statusCode).toBe(201);
+    expect(guest.json()).toMatchObject({ customerName: 'Ana', total: 700, paymentStatus: null, receiptToken: null, receiptUrl: null });
+    for (const field of ['customerPhone', 'customerEmail', 'paymentTransactionId']) expect(guest.json()).not.toHaveProperty(field);
+    expect(guest.body).not.toContain('11912345678');
+    const staff = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { customerPhone: '11987654321' }));
+    expect(staff.json()).toMatchObject({ customerPhone: '11987654321', customerEmail: null, paymentTransactionId: null, receiptToken: null });
+    expect(staff.json()).not.toHaveProperty('receiptUrl');
   });
 
   it('splits into equal parts that add up to the cent, and by lines', async () => {

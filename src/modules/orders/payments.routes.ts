@@ -6,7 +6,7 @@ import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-l
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import type { TenantsService } from '../tenants/tenants.service.js';
 import { FLOOR_ROLES } from './orders.routes.js';
-import { Order, Receipt, ReceiptParams } from './orders.schemas.js';
+import { CheckoutOrder, Receipt, ReceiptParams } from './orders.schemas.js';
 import {
   CheckoutConfig,
   ProcessPaymentBody,
@@ -67,7 +67,7 @@ export function paymentsRoutes(
       security: [],
       params: TenantParams,
       body: WalletPaymentBody,
-      response: withErrors({ 201: Order, 429: RateLimited }, [400, 402, 403, 404, 409, 422, 503]),
+      response: withErrors({ 201: CheckoutOrder, 429: RateLimited }, [400, 402, 403, 404, 409, 422, 503]),
     },
     config: { auth: { public: true } },
     onRequest: limitPerIp(rateLimits, WALLET_PAYMENT_LIMIT),

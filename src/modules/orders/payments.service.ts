@@ -15,7 +15,7 @@ import type { BranchesService } from '../branches/branches.service.js';
 import type { TenantsService } from '../tenants/tenants.service.js';
 import * as q from './orders.queries.js';
 import type { CreateOrderInput } from './orders.schemas.js';
-import type { OrdersService } from './orders.service.js';
+import { toTrackedPayment, type OrdersService } from './orders.service.js';
 import { totalOf } from './orders.rules.js';
 
 /** How long a terminal payment may stay `processing` before the service cancels it (spec 8). */
@@ -62,7 +62,8 @@ export function paymentsService(
     };
   };
 
-  function announcePayment(order: OrderRow) {
+  /** Staff see the payment ids in the kitchen; the tracking room gets the public status only (guest orders). */
+  async function announcePayment(order: OrderRow) {
     const payload = {
       orderId: order.id,
       orderNumber: order.orderNumber,
@@ -72,12 +73,9 @@ export function paymentsService(
       intentId: order.paymentIntentId,
       total: order.total,
     };
-    realtime.toKitchen(order.tenantId, 'paymentUpdate', payload);
-    realtime.toOrder(order.tenantId, order.orderNumber, 'paymentUpdate', {
-      orderNumber: order.orderNumber,
-      paymentStatus: order.paymentStatus,
-      ...(order.paymentStatus === 'approved' ? { receiptToken: order.receiptToken } : {}),
-    });
+    await orders.toKitchen(order, 'paymentUpdate', payload);
+    const tracked = toTrackedPayment(order);
+    if (tracked) realtime.toOrder(order.tenantId, order.orderNumber, 'paymentUpdate', tracked);
   }
 
   function assertPayable(order: OrderRow) {
@@ -121,7 +119,7 @@ export function paymentsService(
       const order = await q.findByIdAnyTenant(tx, job.orderId, { lock: true });
       return order && order.paymentAttempts === job.attempt ? settle(tx, order, outcome, transactionId) : null;
     });
-    if (updated) announcePayment(updated);
+    if (updated) await announcePayment(updated);
     return outcome;
   }
 
@@ -197,7 +195,7 @@ export function paymentsService(
           );
           return o;
         });
-        announcePayment(updated);
+        await announcePayment(updated);
         return { status: 'processing' as const, intentId, message: `Payment of ${order.orderNumber} sent to terminal ${serial}; waiting for the card` };
       }
       const transactionId = `mock-${randomBytes(8).toString('hex')}`;
@@ -212,7 +210,7 @@ export function paymentsService(
           ...paidFields(transactionId),
         });
       });
-      announcePayment(updated);
+      await announcePayment(updated);
       return { status: 'approved' as const, transactionId };
     },
 
@@ -245,7 +243,7 @@ export function paymentsService(
         if (order.paymentIntentId && event.intentId && order.paymentIntentId !== event.intentId) return null;
         return settle(tx, order, event.outcome!, event.transactionId);
       });
-      if (updated) announcePayment(updated);
+      if (updated) await announcePayment(updated);
       return { received: true };
     },
 
@@ -278,14 +276,14 @@ export function paymentsService(
       if (charge.status !== 'approved') {
         throw new HttpError(402, `Payment declined: ${charge.statusDetail}`, 'payment_declined', [{ field: 'cardToken', message: charge.statusDetail }]);
       }
-      const order = await orders.create(tenant, null, { ...input, paymentMethod: 'card' }, {
+      const order = await orders.insert(tenant, null, { ...input, paymentMethod: 'card' }, {
         source: 'wallet',
         paymentGateway: 'wallet',
         paymentAttempts: 1,
         paymentStartedAt: clock.now(),
         ...paidFields(charge.id),
       });
-      return order;
+      return orders.checkoutView(tenant, order);
     },
 
     /** Lists the account's devices with the token; checks `deviceId` belongs to it when given. */

@@ -4,6 +4,7 @@ import { signGatewayAPayload } from '../../integrations/gateway-a/signature.js';
 import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from '../../integrations/wallet/simulator.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeMenuItem, makePdv, makeTenantWithTeam } from '../../../test/factories.js';
+import { jobIdForKey } from '../../platform/jobs-sql.js';
 import { PAYMENT_EXPIRY_JOB, PAYMENT_SWEEP_JOB } from './payments.service.js';
 
 let t: TestApp;
@@ -25,8 +26,18 @@ async function setup(app: TestApp = t) {
   const order = (
     await call(app, 'POST', `/t/${team.slug}/orders`, team.staff.headers, { orderType: 'takeout', pdv: pdv.pdvId, items: [{ menuItem: dish._id, quantity: 2 }] })
   ).json();
-  expect(order.orderNumber).toBeDefined();
+  expect(order.orderNumber, JSON.stringify(order)).toBeDefined();
   return { ...team, dish, pdv, terminal, order };
+}
+
+/** A test app and database of its own for `fn`, closed afterwards. */
+async function withOwnApp(fn: (app: TestApp) => Promise<void>) {
+  const own = await createTestApp();
+  try {
+    await fn(own);
+  } finally {
+    await own.close();
+  }
 }
 
 const getOrder = async (s: Awaited<ReturnType<typeof setup>>, app: TestApp = t) =>
@@ -120,44 +131,54 @@ describe('process-payment with gateway_a (card terminal)', () => {
   });
 
   it('cancels a payment still processing after 60 s and marks it declined', async () => {
-    const s = await setup();
-    // Settle the expiry jobs earlier tests left in the queue, so the next one run is this test's.
-    await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
-    const { intentId } = (await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();
-    // Run early (by the service's clock only 0 s have passed): nothing happens, the job is retried.
-    const early = await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true, limit: 1 });
-    expect(early).toMatchObject({ runs: 1, completed: 0 });
-    expect((await getOrder(s)).paymentStatus).toBe('processing');
-    expect((await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).statusCode).toBe(409);
-    t.clock.advance(61_000);
-    try {
-      const due = await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
-      expect(due.completed).toBe(1);
-    } finally {
-      t.clock.advance(-61_000);
-    }
-    expect((await getOrder(s)).paymentStatus).toBe('declined');
-    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+    // An app of its own: its queue holds only the jobs this test makes, so every run counted below is this payment's.
+    await withOwnApp(async (own) => {
+      const s = await setup(own);
+      const { intentId } = (await call(own, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();
+      // The payment left its expiry job, due in 60 s.
+      const jobId = jobIdForKey(PAYMENT_EXPIRY_JOB, `${s.order._id}:1`);
+      expect(await own.app.jobs.job(PAYMENT_EXPIRY_JOB, jobId)).toMatchObject({ state: 'created', data: { orderId: s.order._id, attempt: 1, intentId } });
+      expect(await own.app.jobs.stats(PAYMENT_EXPIRY_JOB)).toMatchObject({ waiting: 0, delayed: 1, active: 0, completed: 0, failed: 0 });
+
+      // Run early (by the service's clock only 0 s have passed): nothing happens, the job is retried.
+      const early = await own.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true, limit: 1 });
+      expect(early).toEqual({ runs: 1, completed: 0, failed: 1 });
+      expect(await own.app.jobs.job(PAYMENT_EXPIRY_JOB, jobId)).toMatchObject({ state: 'retry', output: { message: expect.stringContaining('not reached yet') } });
+      expect((await getOrder(s, own)).paymentStatus).toBe('processing');
+      expect(own.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).not.toBe('CANCELED');
+      expect((await call(own, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).statusCode).toBe(409);
+
+      own.clock.advance(61_000);
+      const due = await own.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
+      expect(due).toEqual({ runs: 1, completed: 1, failed: 0 });
+      expect((await own.app.jobs.job(PAYMENT_EXPIRY_JOB, jobId))!.state).toBe('completed');
+      expect((await getOrder(s, own)).paymentStatus).toBe('declined');
+      expect(own.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+    });
   });
 });
 
 describe('payment sweep', () => {
   it('expires an overdue terminal payment whose own expiry job was lost', async () => {
-    const s = await setup();
-    await t.app.jobs.drain({ names: [PAYMENT_EXPIRY_JOB], includeDelayed: true });
-    const { intentId } = (await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();
-    await t.app.jobs.send(PAYMENT_SWEEP_JOB, {});
-    await t.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] });
-    expect((await getOrder(s)).paymentStatus).toBe('processing');
-    t.clock.advance(61_000);
-    try {
-      await t.app.jobs.send(PAYMENT_SWEEP_JOB, {});
-      expect(await t.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] })).toMatchObject({ completed: 1, failed: 0 });
-    } finally {
-      t.clock.advance(-61_000);
-    }
-    expect((await getOrder(s)).paymentStatus).toBe('declined');
-    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+    // An app of its own: the sweep looks at every tenant's payments, and only this test's may be there.
+    await withOwnApp(async (own) => {
+      const s = await setup(own);
+      const { intentId } = (await call(own, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();
+      const expiryJob = jobIdForKey(PAYMENT_EXPIRY_JOB, `${s.order._id}:1`);
+
+      // The sweep runs before the 60 s: it finds nothing overdue.
+      await own.app.jobs.send(PAYMENT_SWEEP_JOB, {});
+      expect(await own.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] })).toEqual({ runs: 1, completed: 1, failed: 0 });
+      expect((await getOrder(s, own)).paymentStatus).toBe('processing');
+
+      own.clock.advance(61_000);
+      await own.app.jobs.send(PAYMENT_SWEEP_JOB, {});
+      expect(await own.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] })).toEqual({ runs: 1, completed: 1, failed: 0 });
+      expect((await getOrder(s, own)).paymentStatus).toBe('declined');
+      expect(own.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+      // The sweep did it: the payment's own expiry job (standing in for a lost one) never ran.
+      expect((await own.app.jobs.job(PAYMENT_EXPIRY_JOB, expiryJob))!.state).toBe('created');
+    });
   });
 });
 
@@ -201,6 +222,13 @@ describe('online wallet checkout', () => {
     expect(ok.statusCode).toBe(201);
     expect(ok.json()).toMatchObject({ paymentStatus: 'approved', paymentGateway: 'wallet', total: 7450, paymentMethod: 'card' });
     expect(ok.json().orderNumber).toMatch(/^\d{8}-[0-9a-f]{10}$/);
+    // The checkout answer is the one place the customer gets the receipt; never their e-mail or the payment id.
+    const { receiptToken, receiptUrl } = ok.json();
+    expect(receiptToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(receiptUrl).toBe(`${t.app.deps.config.publicUrl}/t/${s.slug}/receipts/${receiptToken}`);
+    expect((await call(t, 'GET', new URL(receiptUrl).pathname)).json()).toMatchObject({ orderNumber: ok.json().orderNumber, total: 7450 });
+    for (const field of ['customerEmail', 'customerPhone', 'paymentTransactionId']) expect(ok.json()).not.toHaveProperty(field);
+    expect(ok.body).not.toContain('carla@example.com');
     const before = (await call(t, 'GET', `/t/${s.slug}/orders`, s.admin.headers)).json().length;
     const declined = await checkout(s, WALLET_TEST_CARDS.insufficientFunds);
     expect(declined.statusCode).toBe(402);
