@@ -36,7 +36,10 @@ export interface PaymentProviders {
   wallet: WalletClient;
   /** The in-process simulators, when this process runs them (tests drive them directly). */
   simulators: { gatewayA?: GatewayASimulator; wallet?: WalletSimulator };
-  /** Serves the in-process simulators' protocol and control API under /__sim/gateway-a and /__sim/wallet. */
+  /**
+   * Serves the in-process simulators under /__sim/gateway-a and /__sim/wallet: their protocol, and their
+   * control API (`.../__sim/...`) to loopback callers only, unless `simulatorControl` is off (production).
+   */
   mountSimulators(app: FastifyInstance): Promise<void>;
   /** Lines for the start-up banner, given the service's base URL. */
   describe(baseUrl: string): string[];
@@ -73,6 +76,7 @@ export function defaultPaymentsConfig(): PaymentsConfig {
       simWebhookUrl: undefined,
     },
     wallet: { mode: 'simulator', baseUrl: undefined, timeoutMs: 60_000 },
+    simulatorControl: true,
   };
 }
 
@@ -163,8 +167,9 @@ export function makePaymentProviders(
     wallet,
     simulators,
     async mountSimulators(app) {
-      if (simulators.gatewayA) await app.register(simulators.gatewayA.routes, { prefix: GATEWAY_A_SIM_PREFIX });
-      if (simulators.wallet) await app.register(simulators.wallet.routes, { prefix: WALLET_SIM_PREFIX });
+      const control = cfg.simulatorControl;
+      if (simulators.gatewayA) await app.register(simulators.gatewayA.routes, { prefix: GATEWAY_A_SIM_PREFIX, control });
+      if (simulators.wallet) await app.register(simulators.wallet.routes, { prefix: WALLET_SIM_PREFIX, control });
     },
     describe(baseUrl) {
       const lines: string[] = [];
@@ -172,16 +177,21 @@ export function makePaymentProviders(
       if (g.mode === 'off') lines.push('gateway_a:  off (card payments are confirmed by hand)');
       else if (g.mode === 'live') lines.push(`gateway_a:  live${g.sandbox ? ' (sandbox)' : ''}`);
       else if (!gw) lines.push(`gateway_a:  simulator at ${g.baseUrl}`);
-      else {
-        lines.push(`gateway_a:  in-process simulator at ${gw}  (intents: ${gw}/__sim/intents)`);
+      else if (!cfg.simulatorControl) {
+        lines.push(`gateway_a:  in-process simulator at ${gw}  (control API off in production)`);
+        if (g.simOutcome !== 'manual') lines.push(`            answers by itself: ${g.simOutcome} after ${g.simDelayMs} ms`);
+      } else {
+        lines.push(`gateway_a:  in-process simulator at ${gw}  (intents: ${gw}/__sim/intents, from this machine only)`);
         lines.push(
           g.simOutcome === 'manual'
             ? `            approve on the "terminal": curl -X POST ${gw}/__sim/intents/<intentId>/approve   (or /decline)`
             : `            answers by itself: ${g.simOutcome} after ${g.simDelayMs} ms`,
         );
       }
-      if (simulators.wallet) lines.push(`wallet:     in-process simulator at ${baseUrl}${WALLET_SIM_PREFIX}  (test cards: ${baseUrl}${WALLET_SIM_PREFIX}/__sim)`);
-      else lines.push(`wallet:     ${w.mode === 'live' ? 'live' : `simulator at ${w.baseUrl}`}`);
+      if (simulators.wallet) {
+        const ws = `${baseUrl}${WALLET_SIM_PREFIX}`;
+        lines.push(`wallet:     in-process simulator at ${ws}` + (cfg.simulatorControl ? `  (test cards: ${ws}/__sim, from this machine only)` : ''));
+      } else lines.push(`wallet:     ${w.mode === 'live' ? 'live' : `simulator at ${w.baseUrl}`}`);
       return lines;
     },
     async close() {

@@ -1,26 +1,83 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+export interface SimulatorRoutesOptions {
+  /**
+   * Serve the control API (`/__sim...`: approve intents, list every payment, make accounts).
+   * Default true; false leaves only the provider protocol (the service passes false when NODE_ENV=production).
+   * When served, it answers loopback callers only (see `controlApi`).
+   */
+  control?: boolean;
+}
 
 /** What every provider simulator offers: its routes, in-process servers for `inject`, and a listener. */
 export interface SimulatorServer {
   /** Fastify plugin with the provider protocol and the control API (`/__sim/...`); mount under any prefix. */
-  routes: (app: FastifyInstance) => Promise<void>;
+  routes: (app: FastifyInstance, opts: SimulatorRoutesOptions) => Promise<void>;
   /** A fresh Fastify instance serving `routes` at the root (for `inject` or `listen`). */
-  buildServer(): FastifyInstance;
+  buildServer(opts?: SimulatorRoutesOptions): FastifyInstance;
   /** Listens on 127.0.0.1 (port 0 = any free port) and returns the base URL. */
-  listen(opts?: { port?: number; host?: string }): Promise<string>;
+  listen(opts?: { port?: number; host?: string } & SimulatorRoutesOptions): Promise<string>;
   close(): Promise<void>;
 }
 
 /** `buildServer` and `listen` over `routes`; the servers built are kept in `servers` for `close`. */
 export function simulatorServers(routes: SimulatorServer['routes'], servers: FastifyInstance[]) {
-  function buildServer(): FastifyInstance {
+  function buildServer(opts: SimulatorRoutesOptions = {}): FastifyInstance {
     const server = Fastify({ logger: false });
-    server.register(routes);
+    server.register(routes, opts);
     servers.push(server);
     return server;
   }
   return {
     buildServer,
-    listen: (opts: { port?: number; host?: string } = {}) => buildServer().listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' }),
+    listen: ({ port, host, ...opts }: { port?: number; host?: string } & SimulatorRoutesOptions = {}) =>
+      buildServer(opts).listen({ port: port ?? 0, host: host ?? '127.0.0.1' }),
   };
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8, ::1, and IPv4-mapped loopback (`::ffff:127.x.x.x`, in either notation). */
+export function isLoopbackAddress(address: string | undefined | null): boolean {
+  if (!address) return false;
+  const a = address.replace(/%.*$/, ''); // an IPv6 zone id
+  if (isIPv4(a)) return LOOPBACK.check(a, 'ipv4');
+  if (isIPv6(a)) return LOOPBACK.check(a, 'ipv6'); // BlockList matches IPv4-mapped addresses against IPv4 rules
+  return false;
+}
+
+/** Headers a reverse proxy adds: a proxied request is not a local one, even when the proxy runs on this host. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
+
+/**
+ * A request made on this machine: the TCP peer is a loopback address and no proxy forwarded it.
+ * The socket address is used rather than `req.ip`, so `X-Forwarded-For` can never make a caller look local.
+ */
+export function isLocalRequest(req: FastifyRequest): boolean {
+  if (FORWARDING_HEADERS.some((h) => req.headers[h] !== undefined)) return false;
+  return isLoopbackAddress(req.socket?.remoteAddress);
+}
+
+async function hideFromRemote(req: FastifyRequest, reply: FastifyReply) {
+  // Answered exactly like a route that does not exist (the server's own 404 handler and body).
+  if (!isLocalRequest(req)) return reply.callNotFound();
+}
+
+/**
+ * Registers a simulator's control API in its own scope: not at all when `opts.control` is false,
+ * otherwise answering only local callers (`isLocalRequest`); anyone else gets the 404 of an unknown route.
+ */
+export async function controlApi(
+  app: FastifyInstance,
+  opts: SimulatorRoutesOptions,
+  register: (scope: FastifyInstance) => void | Promise<void>,
+): Promise<void> {
+  if (opts.control === false) return;
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', hideFromRemote);
+    await register(scope);
+  });
 }

@@ -33,6 +33,16 @@ export interface RateLimitResult {
 const MAX_WINDOW_MS = 3_600_000;
 const PRUNE_EVERY_MS = 60_000;
 
+/** Runs `fn` in a transaction of the limiter's database; used to count a hit with the work it allows. */
+export type TxRunner = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
+
+/** Thrown by `within` when the key is over its limit: nothing was run, nothing counted. */
+export class RateLimitExceeded extends Error {
+  constructor(readonly result: RateLimitResult) {
+    super('rate limit exceeded');
+  }
+}
+
 /**
  * Rolling-window limiter whose counts live in PostgreSQL, so every API process shares them.
  * Only accepted hits are recorded; a key's hits are serialised by a transaction-scoped advisory lock,
@@ -47,47 +57,85 @@ export function rateLimiter(db: Db, clock: Clock) {
     await db.delete(rateLimitHits).where(lte(rateLimitHits.at, new Date(now - MAX_WINDOW_MS)));
   }
 
+  /** Inside `tx`: locks the key, forgets hits out of the window, and records one hit if there is room. */
+  async function take(tx: Db, key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
+    if (windowMs > MAX_WINDOW_MS) throw new Error(`rate limit windows are at most ${MAX_WINDOW_MS} ms`);
+    const since = new Date(now - windowMs);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+    await tx.delete(rateLimitHits).where(and(eq(rateLimitHits.key, key), lte(rateLimitHits.at, since)));
+    const hits = await tx
+      .select({ at: rateLimitHits.at })
+      .from(rateLimitHits)
+      .where(and(eq(rateLimitHits.key, key), gt(rateLimitHits.at, since)))
+      .orderBy(asc(rateLimitHits.at));
+    const times = hits.map((h) => h.at.getTime());
+    if (times.length >= limit) {
+      // The hit whose expiry brings the count below the limit.
+      const freeing = times[times.length - limit];
+      return {
+        allowed: false,
+        limit,
+        remaining: 0,
+        resetAt: Math.ceil((times[0] + windowMs) / 1000),
+        retryAfter: Math.max(1, Math.ceil((freeing + windowMs - now) / 1000)),
+      };
+    }
+    await tx.insert(rateLimitHits).values({ key, at: new Date(now) });
+    return {
+      allowed: true,
+      limit,
+      remaining: limit - times.length - 1,
+      resetAt: Math.ceil(((times[0] ?? now) + windowMs) / 1000),
+      retryAfter: 0,
+    };
+  }
+
   return {
+    /** Counts one hit for `key` now, if there is room. */
     async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-      if (windowMs > MAX_WINDOW_MS) throw new Error(`rate limit windows are at most ${MAX_WINDOW_MS} ms`);
       const now = clock.now().getTime();
-      const since = new Date(now - windowMs);
-      const result = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
-        await tx.delete(rateLimitHits).where(and(eq(rateLimitHits.key, key), lte(rateLimitHits.at, since)));
-        const hits = await tx
-          .select({ at: rateLimitHits.at })
-          .from(rateLimitHits)
-          .where(and(eq(rateLimitHits.key, key), gt(rateLimitHits.at, since)))
-          .orderBy(asc(rateLimitHits.at));
-        const times = hits.map((h) => h.at.getTime());
-        if (times.length >= limit) {
-          // The hit whose expiry brings the count below the limit.
-          const freeing = times[times.length - limit];
-          return {
-            allowed: false,
-            limit,
-            remaining: 0,
-            resetAt: Math.ceil((times[0] + windowMs) / 1000),
-            retryAfter: Math.max(1, Math.ceil((freeing + windowMs - now) / 1000)),
-          };
-        }
-        await tx.insert(rateLimitHits).values({ key, at: new Date(now) });
-        return {
-          allowed: true,
-          limit,
-          remaining: limit - times.length - 1,
-          resetAt: Math.ceil(((times[0] ?? now) + windowMs) / 1000),
-          retryAfter: 0,
-        };
-      });
+      const result = await db.transaction((tx) => take(tx, key, limit, windowMs, now));
       await prune(now).catch(() => {});
       return result;
+    },
+
+    /**
+     * Counts one hit for `key` only if `fn` succeeds: the hit and `fn`'s writes (made on `tx`) commit
+     * together, and a failure of `fn` rolls both back. Over the limit, `fn` is not run and
+     * `RateLimitExceeded` is thrown. The key stays locked while `fn` runs, so keep `fn` short.
+     */
+    async within<T>(key: string, limit: number, windowMs: number, fn: (tx: Db) => Promise<T>): Promise<{ value: T; result: RateLimitResult }> {
+      const now = clock.now().getTime();
+      const out = await db.transaction(async (tx) => {
+        const result = await take(tx, key, limit, windowMs, now);
+        if (!result.allowed) return { result };
+        return { result, value: await fn(tx) };
+      });
+      await prune(now).catch(() => {});
+      if (!('value' in out)) throw new RateLimitExceeded(out.result);
+      return out as { value: T; result: RateLimitResult };
     },
   };
 }
 
 export type RateLimiter = ReturnType<typeof rateLimiter>;
+
+/** The `X-RateLimit-*` headers of section 8 of the spec. */
+export function setRateLimitHeaders(reply: FastifyReply, r: RateLimitResult) {
+  reply.header('x-ratelimit-limit', String(r.limit));
+  reply.header('x-ratelimit-remaining', String(r.remaining));
+  reply.header('x-ratelimit-reset', String(r.resetAt));
+}
+
+/** The spec's 429: `Retry-After`, the `X-RateLimit-*` headers, and the body `{ statusCode: 429, message }`. */
+export function sendRateLimited(reply: FastifyReply, r: RateLimitResult, message?: string) {
+  setRateLimitHeaders(reply, r);
+  reply.header('retry-after', String(r.retryAfter));
+  return reply
+    .code(429)
+    .type('application/json; charset=utf-8')
+    .send({ statusCode: 429, message: message ?? `Too many requests: try again in ${r.retryAfter} seconds` });
+}
 
 /**
  * An `onRequest` hook limiting a route per client IP (`req.ip`; set Fastify's `trustProxy`
@@ -97,15 +145,37 @@ export type RateLimiter = ReturnType<typeof rateLimiter>;
 export function limitPerIp(limiter: RateLimiter, rule: RateLimitRule) {
   return async function rateLimitByIp(req: FastifyRequest, reply: FastifyReply) {
     const r = await limiter.hit(`${rule.name}:${req.ip}`, rule.limit, rule.windowMs);
-    reply.header('x-ratelimit-limit', String(r.limit));
-    reply.header('x-ratelimit-remaining', String(r.remaining));
-    reply.header('x-ratelimit-reset', String(r.resetAt));
-    if (!r.allowed) {
-      reply.header('retry-after', String(r.retryAfter));
-      return reply
-        .code(429)
-        .type('application/json; charset=utf-8')
-        .send({ statusCode: 429, message: rule.message ?? `Too many requests: try again in ${r.retryAfter} seconds` });
-    }
+    setRateLimitHeaders(reply, r);
+    if (!r.allowed) return sendRateLimited(reply, r, rule.message);
   };
+}
+
+/**
+ * Runs `work`, giving it a transaction runner that counts one hit for `key` in the same transaction as
+ * the work's writes: only work that succeeds (commits) uses up the budget, and a request refused along
+ * the way (a 400 for a slot in the past, say) does not. Over the limit, answers the spec's 429 and
+ * returns null; otherwise sets the `X-RateLimit-*` headers and returns the work's value.
+ */
+export async function countAccepted<T>(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  key: string,
+  rule: RateLimitRule,
+  work: (within: TxRunner) => Promise<T>,
+): Promise<{ value: T } | null> {
+  let counted: RateLimitResult | undefined;
+  const within: TxRunner = async (fn) => {
+    const out = await limiter.within(key, rule.limit, rule.windowMs, fn);
+    counted = out.result;
+    return out.value;
+  };
+  try {
+    const value = await work(within);
+    if (counted) setRateLimitHeaders(reply, counted);
+    return { value };
+  } catch (err) {
+    if (!(err instanceof RateLimitExceeded)) throw err;
+    sendRateLimited(reply, err.result, rule.message);
+    return null;
+  }
 }

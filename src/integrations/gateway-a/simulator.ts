@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto.js';
 import { describeError, silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
-import { simulatorServers, type SimulatorServer } from '../simulator-server.js';
+import { controlApi, simulatorServers, type SimulatorRoutesOptions, type SimulatorServer } from '../simulator-server.js';
 import { consoleLogger, isMain, stopOnSignals } from '../standalone.js';
 import { TERMINAL_SERIAL } from './client.js';
 import { GATEWAY_A_SIGNATURE_HEADER, signGatewayAPayload } from './signature.js';
@@ -400,7 +400,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
     req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const shapeOf = (v: unknown): GatewayAWebhookShape | undefined => (v === 'event' || v === 'external' ? v : undefined);
 
-  async function routes(app: FastifyInstance) {
+  async function routes(app: FastifyInstance, opts: SimulatorRoutesOptions = {}) {
     if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
       app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -486,83 +486,85 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
       });
     });
 
-    // ---- Control API: a test or a person plays the terminal and the customer.
-    app.get('/__sim', hide, async (_req, reply) =>
-      send(reply, 200, {
-        simulator: 'gateway_a',
-        outcome,
-        outcomeDelayMs,
-        webhookUrl: webhook.url,
-        webhookSigned: Boolean(webhook.secret),
-        webhookShape: webhook.shape,
-        terminals: strictTerminals ? [...terminals] : 'any T-... serial',
-        intents: intents.size,
-        control: [
-          'GET  __sim/intents',
-          'POST __sim/intents/:id/approve  { shape?: "event" | "external" }',
-          'POST __sim/intents/:id/decline  { shape?, reason? }',
-          'POST __sim/intents/:id/resend   { shape? }',
-          'POST __sim/outcome              { mode: "manual" | "approve" | "decline", delayMs? }',
-          'POST __sim/terminals            { serial }',
-          'GET  __sim/deliveries',
-          'POST __sim/tokens/revoke',
-        ],
-      }),
-    );
-    app.get('/__sim/intents', hide, async (_req, reply) => send(reply, 200, [...intents.values()].reverse().map(view)));
-    app.get<{ Params: { id: string } }>('/__sim/intents/:id', hide, async (req, reply) => {
-      try {
-        return send(reply, 200, view(find(req.params.id)));
-      } catch (err) {
-        return fail(reply, err);
-      }
-    });
-    for (const action of ['approve', 'decline'] as const) {
-      app.post<{ Params: { id: string } }>(`/__sim/intents/:id/${action}`, hide, async (req, reply) => {
-        const b = objectBody(req);
-        const opts: DecideOptions = {
-          shape: shapeOf(b.shape),
-          paymentType: typeof b.paymentType === 'string' ? b.paymentType : undefined,
-          reason: typeof b.reason === 'string' ? b.reason : undefined,
-        };
+    // ---- Control API: a test or a person plays the terminal and the customer (loopback callers only).
+    await controlApi(app, opts, (ctl) => {
+      ctl.get('/__sim', hide, async (_req, reply) =>
+        send(reply, 200, {
+          simulator: 'gateway_a',
+          outcome,
+          outcomeDelayMs,
+          webhookUrl: webhook.url,
+          webhookSigned: Boolean(webhook.secret),
+          webhookShape: webhook.shape,
+          terminals: strictTerminals ? [...terminals] : 'any T-... serial',
+          intents: intents.size,
+          control: [
+            'GET  __sim/intents',
+            'POST __sim/intents/:id/approve  { shape?: "event" | "external" }',
+            'POST __sim/intents/:id/decline  { shape?, reason? }',
+            'POST __sim/intents/:id/resend   { shape? }',
+            'POST __sim/outcome              { mode: "manual" | "approve" | "decline", delayMs? }',
+            'POST __sim/terminals            { serial }',
+            'GET  __sim/deliveries',
+            'POST __sim/tokens/revoke',
+          ],
+        }),
+      );
+      ctl.get('/__sim/intents', hide, async (_req, reply) => send(reply, 200, [...intents.values()].reverse().map(view)));
+      ctl.get<{ Params: { id: string } }>('/__sim/intents/:id', hide, async (req, reply) => {
         try {
-          return send(reply, 200, await decide(req.params.id, action === 'approve' ? 'approved' : 'rejected', opts));
+          return send(reply, 200, view(find(req.params.id)));
         } catch (err) {
           return fail(reply, err);
         }
       });
-    }
-    app.post<{ Params: { id: string } }>('/__sim/intents/:id/resend', hide, async (req, reply) => {
-      try {
-        return send(reply, 200, { webhook: await resend(req.params.id, { shape: shapeOf(objectBody(req).shape) }) });
-      } catch (err) {
-        return fail(reply, err);
+      for (const action of ['approve', 'decline'] as const) {
+        ctl.post<{ Params: { id: string } }>(`/__sim/intents/:id/${action}`, hide, async (req, reply) => {
+          const b = objectBody(req);
+          const decision: DecideOptions = {
+            shape: shapeOf(b.shape),
+            paymentType: typeof b.paymentType === 'string' ? b.paymentType : undefined,
+            reason: typeof b.reason === 'string' ? b.reason : undefined,
+          };
+          try {
+            return send(reply, 200, await decide(req.params.id, action === 'approve' ? 'approved' : 'rejected', decision));
+          } catch (err) {
+            return fail(reply, err);
+          }
+        });
       }
-    });
-    app.post('/__sim/outcome', hide, async (req, reply) => {
-      const b = objectBody(req);
-      if (b.mode !== 'manual' && b.mode !== 'approve' && b.mode !== 'decline') {
-        return send(reply, 400, { error: 'bad_request', message: 'mode must be manual, approve or decline', status: 400 });
-      }
-      const delay = b.delayMs === undefined ? undefined : Number(b.delayMs);
-      if (delay !== undefined && (!Number.isInteger(delay) || delay < 0 || delay > 600_000)) {
-        return send(reply, 400, { error: 'bad_request', message: 'delayMs must be an integer from 0 to 600000', status: 400 });
-      }
-      setOutcome(b.mode, delay);
-      return send(reply, 200, { outcome, outcomeDelayMs });
-    });
-    app.post('/__sim/terminals', hide, async (req, reply) => {
-      const serial = objectBody(req).serial;
-      if (typeof serial !== 'string' || !TERMINAL_SERIAL.test(serial)) {
-        return send(reply, 400, { error: 'bad_request', message: 'serial must look like T-XXXX', status: 400 });
-      }
-      terminals.add(serial);
-      return send(reply, 201, { serial });
-    });
-    app.get('/__sim/deliveries', hide, async (_req, reply) => send(reply, 200, [...deliveries].reverse()));
-    app.post('/__sim/tokens/revoke', hide, async (_req, reply) => {
-      tokens.clear();
-      return send(reply, 200, { revoked: true });
+      ctl.post<{ Params: { id: string } }>('/__sim/intents/:id/resend', hide, async (req, reply) => {
+        try {
+          return send(reply, 200, { webhook: await resend(req.params.id, { shape: shapeOf(objectBody(req).shape) }) });
+        } catch (err) {
+          return fail(reply, err);
+        }
+      });
+      ctl.post('/__sim/outcome', hide, async (req, reply) => {
+        const b = objectBody(req);
+        if (b.mode !== 'manual' && b.mode !== 'approve' && b.mode !== 'decline') {
+          return send(reply, 400, { error: 'bad_request', message: 'mode must be manual, approve or decline', status: 400 });
+        }
+        const delay = b.delayMs === undefined ? undefined : Number(b.delayMs);
+        if (delay !== undefined && (!Number.isInteger(delay) || delay < 0 || delay > 600_000)) {
+          return send(reply, 400, { error: 'bad_request', message: 'delayMs must be an integer from 0 to 600000', status: 400 });
+        }
+        setOutcome(b.mode, delay);
+        return send(reply, 200, { outcome, outcomeDelayMs });
+      });
+      ctl.post('/__sim/terminals', hide, async (req, reply) => {
+        const serial = objectBody(req).serial;
+        if (typeof serial !== 'string' || !TERMINAL_SERIAL.test(serial)) {
+          return send(reply, 400, { error: 'bad_request', message: 'serial must look like T-XXXX', status: 400 });
+        }
+        terminals.add(serial);
+        return send(reply, 201, { serial });
+      });
+      ctl.get('/__sim/deliveries', hide, async (_req, reply) => send(reply, 200, [...deliveries].reverse()));
+      ctl.post('/__sim/tokens/revoke', hide, async (_req, reply) => {
+        tokens.clear();
+        return send(reply, 200, { revoked: true });
+      });
     });
   }
 
@@ -654,6 +656,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
  *   GATEWAY_A_WEBHOOK_SECRET (unset: webhooks are unsigned),
  *   GATEWAY_A_SIM_OUTCOME (manual | approve | decline; default manual), GATEWAY_A_SIM_DELAY_MS (3000),
  *   GATEWAY_A_SIM_WEBHOOK_SHAPE (event | external), GATEWAY_A_SIM_TERMINALS (comma-separated; unset: any T-...).
+ * The control API (`/__sim/...`) answers loopback callers only, and is not served when NODE_ENV=production.
  */
 export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promise<GatewayASimulator> {
   const outcome = (env.GATEWAY_A_SIM_OUTCOME || 'manual') as SimOutcomeMode;
@@ -672,7 +675,9 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     terminals: env.GATEWAY_A_SIM_TERMINALS ? env.GATEWAY_A_SIM_TERMINALS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     log: consoleLogger('gateway_a simulator'),
   });
-  const url = await sim.listen({ port: Number(env.GATEWAY_A_SIM_PORT || 4010), host: env.GATEWAY_A_SIM_HOST || '127.0.0.1' });
+  // The control API approves payments: served to loopback callers only, and not at all in production.
+  const control = env.NODE_ENV !== 'production';
+  const url = await sim.listen({ port: Number(env.GATEWAY_A_SIM_PORT || 4010), host: env.GATEWAY_A_SIM_HOST || '127.0.0.1', control });
   process.stdout.write(
     [
       `gateway_a simulator listening on ${url}`,
@@ -681,9 +686,14 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
       `  OAuth client:  ${env.GATEWAY_A_CLIENT_ID || GATEWAY_A_SIM_CLIENT_ID} / ${env.GATEWAY_A_CLIENT_SECRET ? '(GATEWAY_A_CLIENT_SECRET)' : GATEWAY_A_SIM_CLIENT_SECRET}`,
       `  webhooks to:   ${webhookUrl} (${env.GATEWAY_A_WEBHOOK_SECRET ? 'signed' : 'UNSIGNED: set GATEWAY_A_WEBHOOK_SECRET'}, shape ${shape})`,
       `  outcome:       ${outcome}${outcome === 'manual' ? '' : ` after ${env.GATEWAY_A_SIM_DELAY_MS || 3000} ms`}`,
-      `  list intents:  curl -s ${url}/__sim/intents`,
-      `  approve:       curl -s -X POST ${url}/__sim/intents/<intentId>/approve`,
-      `  decline:       curl -s -X POST ${url}/__sim/intents/<intentId>/decline`,
+      ...(control
+        ? [
+            '  control API (from this machine only):',
+            `  list intents:  curl -s ${url}/__sim/intents`,
+            `  approve:       curl -s -X POST ${url}/__sim/intents/<intentId>/approve`,
+            `  decline:       curl -s -X POST ${url}/__sim/intents/<intentId>/decline`,
+          ]
+        : ['  control API:   off (NODE_ENV=production)']),
       '',
     ].join('\n'),
   );

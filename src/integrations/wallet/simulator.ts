@@ -17,7 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { silentLogger, type ProviderLogger } from '../http.js';
-import { simulatorServers, type SimulatorServer } from '../simulator-server.js';
+import { controlApi, simulatorServers, type SimulatorRoutesOptions, type SimulatorServer } from '../simulator-server.js';
 import { consoleLogger, isMain, stopOnSignals } from '../standalone.js';
 
 export const WALLET_SIM_ACCOUNT = {
@@ -176,7 +176,7 @@ export function createWalletSimulator(options: WalletSimulatorOptions = {}): Wal
     return RESULTS[card.holder.trim().toUpperCase()] ?? APPROVED;
   }
 
-  async function routes(app: FastifyInstance) {
+  async function routes(app: FastifyInstance, opts: SimulatorRoutesOptions = {}) {
     app.post('/v1/card_tokens', hide, async (req, reply) => {
       const publicKey = (req.query as Record<string, string | undefined>).public_key;
       const account = publicKey ? byPublicKey.get(publicKey) : undefined;
@@ -297,24 +297,27 @@ export function createWalletSimulator(options: WalletSimulatorOptions = {}): Wal
       return send(reply, 200, { devices, paging: { total: account.devices.length, offset, limit } });
     });
 
-    app.get('/__sim', hide, async (_req, reply) =>
-      send(reply, 200, {
-        simulator: 'wallet',
-        account: WALLET_SIM_ACCOUNT,
-        testCards: WALLET_TEST_CARDS,
-        cardholderNames: { APRO: 'approved', FUND: 'insufficient funds', SECU: 'bad security code', CALL: 'call for authorize', OTHE: 'declined' },
-        payments: payments.size,
-        control: ['POST __sim/accounts { devices?: string[] }', 'GET  __sim/payments'],
-      }),
-    );
-    app.post('/__sim/accounts', hide, async (req, reply) => {
-      const devices = objectBody(req).devices;
-      if (devices !== undefined && (!Array.isArray(devices) || !devices.every((d) => typeof d === 'string' && d.length > 0 && d.length <= 100))) {
-        return error(reply, 400, 'bad_request', 'devices must be a list of device ids');
-      }
-      return send(reply, 201, createAccount({ devices: devices as string[] | undefined }));
+    // ---- Control API (loopback callers only): the default account, test cards, every account's payments.
+    await controlApi(app, opts, (ctl) => {
+      ctl.get('/__sim', hide, async (_req, reply) =>
+        send(reply, 200, {
+          simulator: 'wallet',
+          account: WALLET_SIM_ACCOUNT,
+          testCards: WALLET_TEST_CARDS,
+          cardholderNames: { APRO: 'approved', FUND: 'insufficient funds', SECU: 'bad security code', CALL: 'call for authorize', OTHE: 'declined' },
+          payments: payments.size,
+          control: ['POST __sim/accounts { devices?: string[] }', 'GET  __sim/payments'],
+        }),
+      );
+      ctl.post('/__sim/accounts', hide, async (req, reply) => {
+        const devices = objectBody(req).devices;
+        if (devices !== undefined && (!Array.isArray(devices) || !devices.every((d) => typeof d === 'string' && d.length > 0 && d.length <= 100))) {
+          return error(reply, 400, 'bad_request', 'devices must be a list of device ids');
+        }
+        return send(reply, 201, createAccount({ devices: devices as string[] | undefined }));
+      });
+      ctl.get('/__sim/payments', hide, async (_req, reply) => send(reply, 200, [...payments.values()].reverse().map(publicPayment)));
     });
-    app.get('/__sim/payments', hide, async (_req, reply) => send(reply, 200, [...payments.values()].reverse().map(publicPayment)));
   }
 
   const { buildServer, listen } = simulatorServers(routes, servers);
@@ -339,7 +342,9 @@ function publicPayment(p: SimPayment & { userId?: number }): SimPayment {
 /** Standalone server. Environment: WALLET_SIM_PORT (4020), WALLET_SIM_HOST (127.0.0.1). */
 export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promise<WalletSimulator> {
   const sim = createWalletSimulator({ log: consoleLogger('wallet simulator') });
-  const url = await sim.listen({ port: Number(env.WALLET_SIM_PORT || 4020), host: env.WALLET_SIM_HOST || '127.0.0.1' });
+  // The control API answers loopback callers only, and is not served when NODE_ENV=production.
+  const control = env.NODE_ENV !== 'production';
+  const url = await sim.listen({ port: Number(env.WALLET_SIM_PORT || 4020), host: env.WALLET_SIM_HOST || '127.0.0.1', control });
   process.stdout.write(
     [
       `wallet simulator listening on ${url}`,
@@ -347,7 +352,7 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
       `  access token:  ${WALLET_SIM_ACCOUNT.accessToken}   public key: ${WALLET_SIM_ACCOUNT.publicKey}`,
       `  device:        ${WALLET_SIM_ACCOUNT.devices[0]}`,
       `  test cards:    ${Object.entries(WALLET_TEST_CARDS).map(([k, v]) => `${v} (${k})`).join(', ')}`,
-      `  new account:   curl -s -X POST ${url}/__sim/accounts`,
+      control ? `  new account:   curl -s -X POST ${url}/__sim/accounts   (control API: from this machine only)` : '  control API:   off (NODE_ENV=production)',
       '',
     ].join('\n'),
   );

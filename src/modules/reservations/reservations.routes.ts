@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { onlyFor } from '../../platform/business-type.js';
-import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
+import type { Config } from '../../config.js';
+import { countAccepted, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   CreateReservationBody,
@@ -14,8 +15,8 @@ import {
 } from './reservations.schemas.js';
 import type { ReservationsService } from './reservations.service.js';
 
-/** Public reservation requests per client IP (the spec's planned per-endpoint limit). */
-export const RESERVATION_CREATE_LIMIT = { name: 'reservations:create', limit: 10, windowMs: 60_000 } as const;
+/** Prefix of the rate-limit key of public reservation requests: `reservations:create:<tenantId>:<ip>`. */
+export const RESERVATION_LIMIT_NAME = 'reservations:create';
 
 /** Spec "JWT" writes: admins, branch managers and staff (the floor); accountants are refused. */
 const floorRoles = { roles: ['admin', 'branch_manager', 'staff'] } as const;
@@ -25,8 +26,12 @@ type IdParams = { slug: string; id: string };
 
 export function reservationsRoutes(
   app: FastifyInstance,
-  { reservations, rateLimits }: { reservations: ReservationsService; rateLimits: RateLimiter },
+  { reservations, rateLimits, config }: { reservations: ReservationsService; rateLimits: RateLimiter; config: Pick<Config, 'reservationRateLimit'> },
 ) {
+  // The spec's planned limit ("POST reservations: 10 per minute", not active): off unless RESERVATION_RATE_LIMIT is set.
+  const setting = config.reservationRateLimit ?? null;
+  const limit = setting && { name: RESERVATION_LIMIT_NAME, ...setting };
+
   app.get('/t/:slug/reservations', {
     schema: {
       tags: ['reservations'],
@@ -43,15 +48,23 @@ export function reservationsRoutes(
   app.post('/t/:slug/reservations', {
     schema: {
       tags: ['reservations'],
-      summary: 'Request a reservation (public; 10 per minute per client IP)',
+      summary: 'Request a reservation (public; optionally rate limited per restaurant and client address, RESERVATION_RATE_LIMIT)',
       security: [],
       params: TenantParams,
       body: CreateReservationBody,
       response: withErrors({ 201: Reservation, 429: RateLimited }, [400, 403, 404]),
     },
     config: { auth: { public: true } },
-    onRequest: [restaurantOnly, limitPerIp(rateLimits, RESERVATION_CREATE_LIMIT)],
-    handler: async (req, reply) => reply.code(201).send(await reservations.create(req.tenant!, req.body as CreateReservationInput)),
+    onRequest: restaurantOnly,
+    handler: async (req, reply) => {
+      const tenant = req.tenant!;
+      const input = req.body as CreateReservationInput;
+      if (!limit) return reply.code(201).send(await reservations.create(tenant, input));
+      // Counted per restaurant and client address, and only when the reservation is created.
+      const key = `${limit.name}:${tenant.id}:${req.ip}`;
+      const created = await countAccepted(rateLimits, reply, key, limit, (within) => reservations.create(tenant, input, within));
+      return created ? reply.code(201).send(created.value) : reply;
+    },
   });
 
   app.put('/t/:slug/reservations/:id', {

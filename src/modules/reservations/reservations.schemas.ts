@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RESERVATION_STATUSES } from '../../db/schema/tables.js';
-import { Body, Email, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, CalendarDate, Email, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const MAX_PARTY_SIZE = 50;
 
@@ -11,7 +11,7 @@ const Phone = Type.String({
   pattern: '^\\+?(?:[ ().-]*[0-9]){8,15}[ ().-]*$',
   description: 'phone number: 8 to 15 digits, e.g. (11) 98765-4321 or +55 11 98765-4321',
 });
-const DateString = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, a real date, today or later in the tenant time zone' });
+const DateString = CalendarDate('today or later in the tenant time zone');
 const Time = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24 h' });
 const PartySize = Type.Integer({ minimum: 1, maximum: MAX_PARTY_SIZE });
 const Notes = Type.String({ maxLength: 1000 });

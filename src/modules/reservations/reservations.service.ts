@@ -1,7 +1,9 @@
 import { newId } from '../../db/ids.js';
 import type { ReservationRow } from '../../db/schema/tables.js';
+import type { Db } from '../../db/client.js';
 import type { Deps } from '../../platform/deps.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import type { TxRunner } from '../../platform/rate-limit.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import * as q from './reservations.queries.js';
 import { isCalendarDate } from '../../platform/time.js';
@@ -42,21 +44,26 @@ export function reservationsService({ db, clock }: Deps) {
       return (await q.listReservations(db, tenantId, filter)).map(toReservationView);
     },
 
-    async create(tenant: ReservationTenant, input: CreateReservationInput): Promise<ReservationView> {
+    /**
+     * A new pending reservation. `within` (the route's rate limit) runs the insert in its transaction,
+     * so the request is counted only when the reservation is created; the slot is checked before.
+     */
+    async create(tenant: ReservationTenant, input: CreateReservationInput, within?: TxRunner): Promise<ReservationView> {
       checkSlot(tenant, input.date, input.time);
-      const row = await q.insertReservation(db, {
-        tenantId: tenant.id,
-        id: newId(),
-        customerName: input.customerName.trim(),
-        customerPhone: input.customerPhone.trim(),
-        customerEmail: input.customerEmail?.toLowerCase() ?? null,
-        date: input.date,
-        time: input.time,
-        partySize: input.partySize,
-        notes: input.notes?.trim() || null,
-        status: 'pending',
-      });
-      return toReservationView(row);
+      const insert = (tx: Db) =>
+        q.insertReservation(tx, {
+          tenantId: tenant.id,
+          id: newId(),
+          customerName: input.customerName.trim(),
+          customerPhone: input.customerPhone.trim(),
+          customerEmail: input.customerEmail?.toLowerCase() ?? null,
+          date: input.date,
+          time: input.time,
+          partySize: input.partySize,
+          notes: input.notes?.trim() || null,
+          status: 'pending',
+        });
+      return toReservationView(await (within ? within(insert) : insert(db)));
     },
 
     /**

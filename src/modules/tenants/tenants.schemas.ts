@@ -5,6 +5,14 @@ import { Body, Email, Slug, StringEnum, Timestamp } from '../../platform/schemas
 export const PLANS = ['free', 'basic', 'premium'] as const;
 export const BUSINESS_TYPES = ['restaurant', 'mercado', 'padaria'] as const;
 export const REGIMES = ['simples_nacional', 'simples_nacional_excesso_sublimite', 'regime_normal', 'mei'] as const;
+export type Regime = (typeof REGIMES)[number];
+/** NF-e CRT (Código de Regime Tributário) codes, accepted for `regimeTributario` and stored as the name. */
+export const CRT_CODES: Record<'1' | '2' | '3' | '4', Regime> = {
+  '1': 'simples_nacional',
+  '2': 'simples_nacional_excesso_sublimite',
+  '3': 'regime_normal',
+  '4': 'mei',
+};
 export const AMBIENTES = ['homologacao', 'producao'] as const;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -56,6 +64,39 @@ export const TenantSummary = Type.Object({
 
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, default America/Sao_Paulo' });
 
+/** Identity fields the tenant admin and the superadmin both set. */
+const identityFields = {
+  name: Type.Optional(Text(120)),
+  email: Type.Optional(Nullable(Email)),
+  primaryColor: Type.Optional(Nullable(Color)),
+};
+
+const RegimeTributario = StringEnum([...REGIMES, '1', '2', '3', '4'] as const, {
+  description: 'a name, or the NF-e CRT code: 1 simples_nacional, 2 simples_nacional_excesso_sublimite, 3 regime_normal, 4 mei; stored and answered as the name',
+});
+
+/**
+ * Fiscal and payment configuration of spec section 2, set by the tenant admin (`PUT /t/:slug/tenants`)
+ * and by the superadmin (`PUT /api/superadmin/tenants/:id`) alike; `null` clears a field.
+ * The secrets (`fiscalProviderToken`, `walletAccessToken`) are write-only.
+ */
+const fiscalPaymentFields = {
+  cnpj: Type.Optional(Nullable(Text(18))),
+  inscricaoEstadual: Type.Optional(Nullable(Type.String({ pattern: '^(?:ISENTO|[0-9]{2,14})$', description: 'digits, or ISENTO' }))),
+  fiscalProviderToken: Type.Optional(Nullable(Text(500))),
+  fiscalProviderAmbiente: Type.Optional(Type.Union([StringEnum(AMBIENTES), Type.Null()])),
+  regimeTributario: Type.Optional(Type.Union([RegimeTributario, Type.Null()])),
+  address: Type.Optional(Nullable(Text(200))),
+  addressNumber: Type.Optional(Nullable(Text(20))),
+  district: Type.Optional(Nullable(Text(100))),
+  city: Type.Optional(Nullable(Text(100))),
+  state: Type.Optional(Type.Union([StringEnum(UFS), Type.Null()])),
+  cep: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{5}-?[0-9]{3}$' }))),
+  walletAccessToken: Type.Optional(Nullable(Text(500))),
+  walletDeviceId: Type.Optional(Nullable(Text(200))),
+  walletPublicKey: Type.Optional(Nullable(Text(500))),
+};
+
 export const CreateTenantBody = Body({
   name: Text(120),
   slug: Slug,
@@ -66,36 +107,21 @@ export const CreateTenantBody = Body({
   timezone: Type.Optional(Timezone),
 });
 
+/** What the superadmin sets: everything the tenant admin does, plus slug, plan, business type, time zone and activation. */
 export const UpdateTenantBody = Body({
-  name: Type.Optional(Text(120)),
+  ...identityFields,
   slug: Type.Optional(Slug),
-  email: Type.Optional(Nullable(Email)),
-  primaryColor: Type.Optional(Nullable(Color)),
   plan: Type.Optional(StringEnum(PLANS)),
   businessType: Type.Optional(StringEnum(BUSINESS_TYPES)),
   timezone: Type.Optional(Timezone),
   isActive: Type.Optional(Type.Boolean()),
+  ...fiscalPaymentFields,
 });
 
 /** What a tenant admin sets on their own tenant: identity, fiscal and payment configuration. */
 export const TenantConfigBody = Body({
-  name: Type.Optional(Text(120)),
-  email: Type.Optional(Nullable(Email)),
-  primaryColor: Type.Optional(Nullable(Color)),
-  cnpj: Type.Optional(Nullable(Text(18))),
-  inscricaoEstadual: Type.Optional(Nullable(Type.String({ pattern: '^(?:ISENTO|[0-9]{2,14})$', description: 'digits, or ISENTO' }))),
-  fiscalProviderToken: Type.Optional(Nullable(Text(500))),
-  fiscalProviderAmbiente: Type.Optional(Type.Union([StringEnum(AMBIENTES), Type.Null()])),
-  regimeTributario: Type.Optional(Type.Union([StringEnum(REGIMES), Type.Null()])),
-  address: Type.Optional(Nullable(Text(200))),
-  addressNumber: Type.Optional(Nullable(Text(20))),
-  district: Type.Optional(Nullable(Text(100))),
-  city: Type.Optional(Nullable(Text(100))),
-  state: Type.Optional(Type.Union([StringEnum(UFS), Type.Null()])),
-  cep: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{5}-?[0-9]{3}$' }))),
-  walletAccessToken: Type.Optional(Nullable(Text(500))),
-  walletDeviceId: Type.Optional(Nullable(Text(200))),
-  walletPublicKey: Type.Optional(Nullable(Text(500))),
+  ...identityFields,
+  ...fiscalPaymentFields,
 });
 
 export const ToggleResult = Type.Object({ isActive: Type.Boolean() });

@@ -7,7 +7,16 @@ import type { Deps } from '../../platform/deps.js';
 import { conflict, invalidField, isUniqueViolation, notFound } from '../../platform/errors.js';
 import { isTimeZone } from '../../platform/time.js';
 import * as q from './tenants.queries.js';
-import type { CreateTenantInput, TenantConfigInput, TenantView, UpdateTenantInput } from './tenants.schemas.js';
+import type { TenantPatch } from './tenants.queries.js';
+import {
+  CRT_CODES,
+  TenantConfigBody,
+  type CreateTenantInput,
+  type Regime,
+  type TenantConfigInput,
+  type TenantView,
+  type UpdateTenantInput,
+} from './tenants.schemas.js';
 
 export function toTenantView(t: TenantRow): TenantView {
   return {
@@ -46,9 +55,40 @@ function checkTimezone(tz: string | undefined) {
 
 export type TenantSecret = 'fiscalProviderToken' | 'walletAccessToken';
 
+/** The fields a tenant admin may set (the keys of the config body): anything else is never written. */
+const CONFIG_FIELDS = new Set(Object.keys(TenantConfigBody.properties));
+
+/** `regimeTributario` as stored: the name, also when given as an NF-e CRT code. */
+export function normalizeRegime(value: string): Regime {
+  return value in CRT_CODES ? CRT_CODES[value as keyof typeof CRT_CODES] : (value as Regime);
+}
+
 export function tenantsService({ db, config, tenants: resolver }: Deps) {
   const seal = (value: string | null | undefined) =>
     value === undefined ? undefined : value === null ? null : encryptSecret(config.encryptionKey, value);
+
+  /**
+   * The row patch of a validated update, shared by the superadmin and the tenant configuration routes:
+   * CNPJ check digits and stripped formatting, CEP as 8 digits, e-mail lower-cased, CRT codes as names,
+   * secrets encrypted. Fields absent from the input are left alone; null clears.
+   */
+  function toPatch(input: UpdateTenantInput): TenantPatch {
+    const { fiscalProviderToken, walletAccessToken, cnpj, cep, email, regimeTributario, ...plain } = input;
+    let cnpjValue: string | null | undefined = cnpj;
+    if (typeof cnpj === 'string') {
+      cnpjValue = stripDocument(cnpj);
+      if (!isValidCnpj(cnpjValue)) throw invalidField('body.cnpj', 'is not a valid CNPJ (check digits do not match)');
+    }
+    return {
+      ...plain,
+      ...(cnpjValue !== undefined ? { cnpj: cnpjValue } : {}),
+      ...(cep !== undefined ? { cep: cep === null ? null : cep.replace('-', '') } : {}),
+      ...(email !== undefined ? { email: email?.toLowerCase() ?? null } : {}),
+      ...(regimeTributario !== undefined ? { regimeTributario: regimeTributario === null ? null : normalizeRegime(regimeTributario) } : {}),
+      ...(fiscalProviderToken !== undefined ? { fiscalProviderTokenEnc: seal(fiscalProviderToken) } : {}),
+      ...(walletAccessToken !== undefined ? { walletAccessTokenEnc: seal(walletAccessToken) } : {}),
+    };
+  }
 
   async function write<T>(fn: () => Promise<T>): Promise<T> {
     try {
@@ -86,10 +126,8 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
       checkTimezone(input.timezone);
       const before = await q.findTenant(db, id);
       if (!before) throw notFound('Tenant');
-      const { email, ...rest } = input;
-      const row = await write(() =>
-        q.updateTenant(db, id, { ...rest, ...(email !== undefined ? { email: email?.toLowerCase() ?? null } : {}) }),
-      );
+      const patch = toPatch(input);
+      const row = await write(() => q.updateTenant(db, id, patch));
       if (!row) throw notFound('Tenant');
       resolver.forget(before.slug);
       resolver.forget(row.slug);
@@ -110,20 +148,9 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     },
 
     async updateConfig(ctx: TenantCtx, input: TenantConfigInput): Promise<TenantView> {
-      const { fiscalProviderToken, walletAccessToken, cnpj, cep, email, ...plain } = input;
-      let cnpjValue: string | null | undefined = cnpj;
-      if (typeof cnpj === 'string') {
-        cnpjValue = stripDocument(cnpj);
-        if (!isValidCnpj(cnpjValue)) throw invalidField('body.cnpj', 'is not a valid CNPJ (check digits do not match)');
-      }
-      const row = await q.updateTenant(db, ctx.tenantId, {
-        ...plain,
-        ...(cnpjValue !== undefined ? { cnpj: cnpjValue } : {}),
-        ...(cep !== undefined ? { cep: cep === null ? null : cep.replace('-', '') } : {}),
-        ...(email !== undefined ? { email: email?.toLowerCase() ?? null } : {}),
-        ...(fiscalProviderToken !== undefined ? { fiscalProviderTokenEnc: seal(fiscalProviderToken) } : {}),
-        ...(walletAccessToken !== undefined ? { walletAccessTokenEnc: seal(walletAccessToken) } : {}),
-      });
+      // Only configuration fields, whatever reaches the service: plan, slug and activation are the superadmin's.
+      const config = Object.fromEntries(Object.entries(input).filter(([k]) => CONFIG_FIELDS.has(k))) as TenantConfigInput;
+      const row = await q.updateTenant(db, ctx.tenantId, toPatch(config));
       if (!row) throw notFound('Tenant');
       resolver.forget(row.slug);
       return toTenantView(row);

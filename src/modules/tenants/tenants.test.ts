@@ -19,6 +19,24 @@ const req = (method: 'GET' | 'POST' | 'PUT', url: string, headers: object, paylo
 const CNPJ = '11222333000181';
 const CNPJ_ALFA = '12ABC34501DE35';
 
+/** Every fiscal and payment field of spec section 2, as an operator would type them. */
+const FISCAL = {
+  cnpj: '11.222.333/0001-81',
+  inscricaoEstadual: '110042490114',
+  fiscalProviderToken: 'fiscal-secret-token',
+  fiscalProviderAmbiente: 'homologacao',
+  regimeTributario: 'simples_nacional',
+  address: 'Rua Augusta',
+  addressNumber: '1500',
+  district: 'Consolação',
+  city: 'São Paulo',
+  state: 'SP',
+  cep: '01304-001',
+  walletAccessToken: 'APP_USR-wallet-secret',
+  walletDeviceId: 'PAX_A910__SMARTPOS1234',
+  walletPublicKey: 'APP_USR-public-key',
+};
+
 describe('superadmin tenants', () => {
   it('creates a tenant with defaults and lists it', async () => {
     const res = await req('POST', '/api/superadmin/tenants', sa.headers, {
@@ -85,6 +103,73 @@ describe('superadmin tenants', () => {
     expect((await req('PUT', `/api/superadmin/tenants/xyz`, sa.headers, { plan: 'free' })).statusCode).toBe(400);
   });
 
+  it('sets the fiscal and payment fields too: validated, secrets encrypted and write-only, null clears', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const res = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { ...FISCAL, name: 'Cantina Nova', isActive: true });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      name: 'Cantina Nova',
+      cnpj: CNPJ,
+      inscricaoEstadual: '110042490114',
+      fiscalProviderTokenSet: true,
+      fiscalProviderAmbiente: 'homologacao',
+      regimeTributario: 'simples_nacional',
+      address: 'Rua Augusta',
+      addressNumber: '1500',
+      district: 'Consolação',
+      city: 'São Paulo',
+      state: 'SP',
+      cep: '01304001',
+      walletAccessTokenSet: true,
+      walletDeviceId: 'PAX_A910__SMARTPOS1234',
+      walletPublicKey: 'APP_USR-public-key',
+    });
+    expect(body).not.toHaveProperty('fiscalProviderToken');
+    expect(body).not.toHaveProperty('walletAccessToken');
+    expect(res.body).not.toContain('fiscal-secret-token');
+    expect(res.body).not.toContain('APP_USR-wallet-secret');
+    // The tenant admin reads the same configuration; the secrets are ciphertext at rest and readable by the service.
+    const read = await req('GET', `/t/${a.slug}/tenants`, a.admin.headers);
+    expect(read.json()).toEqual(body);
+    const raw = await t.app.deps.db.execute(
+      sql`select fiscal_provider_token_enc as f, wallet_access_token_enc as w from tenants where id = ${a.tenant._id}`,
+    );
+    const stored = (raw as unknown as { rows: { f: string; w: string }[] }).rows[0];
+    expect(stored.f).toMatch(/^v1:/);
+    expect(stored.w).toMatch(/^v1:/);
+    expect(JSON.stringify(stored)).not.toMatch(/fiscal-secret-token|APP_USR-wallet-secret/);
+    expect(await t.app.services.tenants.secret(a.tenant._id, 'fiscalProviderToken')).toBe('fiscal-secret-token');
+    expect(await t.app.services.tenants.secret(a.tenant._id, 'walletAccessToken')).toBe('APP_USR-wallet-secret');
+    // A partial update leaves the rest alone; null clears.
+    const cleared = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { walletAccessToken: null, city: null, cnpj: '12.ABC.345/01DE-35' });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ walletAccessTokenSet: false, fiscalProviderTokenSet: true, city: null, cnpj: CNPJ_ALFA, state: 'SP' });
+    expect(await t.app.services.tenants.secret(a.tenant._id, 'walletAccessToken')).toBeNull();
+  });
+
+  it('validates the fiscal fields as the tenant configuration route does, changing nothing on a 400', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const before = (await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json();
+    const cases: [object, string][] = [
+      [{ cnpj: '11222333000182' }, 'body.cnpj'],
+      [{ cnpj: '00000000000000' }, 'body.cnpj'],
+      [{ state: 'XX' }, 'body.state'],
+      [{ cep: '123' }, 'body.cep'],
+      [{ inscricaoEstadual: '12.345' }, 'body.inscricaoEstadual'],
+      [{ fiscalProviderAmbiente: 'teste' }, 'body.fiscalProviderAmbiente'],
+      [{ regimeTributario: 'lucro_presumido' }, 'body.regimeTributario'],
+      [{ walletPublicKey: '' }, 'body.walletPublicKey'],
+      [{ city: 7 }, 'body.city'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { name: 'Should not stick', ...payload });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().details[0].field, JSON.stringify(payload)).toBe(field);
+    }
+    expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json()).toEqual(before);
+  });
+
   it('toggles activation; an inactive tenant answers 403 to its members and to public calls', async () => {
     const a = await makeTenantWithTeam(t.app);
     const off = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}/toggle`, sa.headers);
@@ -119,22 +204,7 @@ describe('superadmin tenants', () => {
 describe('PUT /t/:slug/tenants (tenant configuration)', () => {
   it('stores fiscal and payment configuration, secrets encrypted and write-only', async () => {
     const a = await makeTenantWithTeam(t.app);
-    const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, {
-      cnpj: '11.222.333/0001-81',
-      inscricaoEstadual: '110042490114',
-      fiscalProviderToken: 'fiscal-secret-token',
-      fiscalProviderAmbiente: 'homologacao',
-      regimeTributario: 'simples_nacional',
-      address: 'Rua Augusta',
-      addressNumber: '1500',
-      district: 'Consolação',
-      city: 'São Paulo',
-      state: 'SP',
-      cep: '01304-001',
-      walletAccessToken: 'APP_USR-wallet-secret',
-      walletDeviceId: 'PAX_A910__SMARTPOS1234',
-      walletPublicKey: 'APP_USR-public-key',
-    });
+    const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, FISCAL);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ cnpj: CNPJ, cep: '01304001', state: 'SP', fiscalProviderTokenSet: true, walletAccessTokenSet: true, walletPublicKey: 'APP_USR-public-key' });
@@ -183,11 +253,21 @@ describe('PUT /t/:slug/tenants (tenant configuration)', () => {
     }
   });
 
-  it('does not let the tenant admin change plan, slug or activation', async () => {
+  it('does not let the tenant admin change plan, slug, business type, time zone or activation', async () => {
     const a = await makeTenantWithTeam(t.app);
-    const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { plan: 'premium', slug: 'other', isActive: false, city: 'Recife' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ plan: 'free', slug: a.slug, isActive: true, city: 'Recife' });
+    const before = (await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json();
+    for (const field of [{ plan: 'premium' }, { slug: 'other' }, { isActive: false }, { businessType: 'mercado' }, { timezone: 'Asia/Tokyo' }]) {
+      const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { ...field, city: 'Recife' });
+      // Refused (400 naming the field) or dropped, depending on the platform's unknown-field rule; never written.
+      expect(res.statusCode, JSON.stringify(field)).toBeLessThan(500);
+      expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json(), JSON.stringify(field)).toMatchObject({
+        plan: before.plan,
+        slug: a.slug,
+        isActive: true,
+        businessType: before.businessType,
+        timezone: before.timezone,
+      });
+    }
   });
 
   it('is refused to staff, accountants, branch managers (403) and without a token (401)', async () => {
@@ -214,5 +294,46 @@ describe('PUT /t/:slug/tenants (tenant configuration)', () => {
       requests: [{ method: 'PUT', path: `/t/:slug/users/${a.admin.id}`, payload: { role: 'staff' } }],
       snapshot: async () => (await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json(),
     });
+  });
+});
+
+describe('regimeTributario: names or NF-e CRT codes', () => {
+  const CRT: [string, string][] = [
+    ['1', 'simples_nacional'],
+    ['2', 'simples_nacional_excesso_sublimite'],
+    ['3', 'regime_normal'],
+    ['4', 'mei'],
+  ];
+
+  it('stores and answers the name for a CRT code, on both routes', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const routes = [
+      { url: `/api/superadmin/tenants/${a.tenant._id}`, headers: sa.headers },
+      { url: `/t/${a.slug}/tenants`, headers: a.admin.headers },
+    ];
+    for (const { url, headers } of routes) {
+      for (const [code, name] of CRT) {
+        const res = await req('PUT', url, headers, { regimeTributario: code });
+        expect(res.statusCode, `${url} ${code}`).toBe(200);
+        expect(res.json().regimeTributario, `${url} ${code}`).toBe(name);
+        expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json().regimeTributario).toBe(name);
+        // The name itself is still accepted as it is.
+        expect((await req('PUT', url, headers, { regimeTributario: name })).json().regimeTributario).toBe(name);
+      }
+      expect((await req('PUT', url, headers, { regimeTributario: null })).json().regimeTributario).toBeNull();
+    }
+  });
+
+  it('refuses other codes, numbers and unknown names', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    for (const url of [`/api/superadmin/tenants/${a.tenant._id}`, `/t/${a.slug}/tenants`]) {
+      const headers = url.startsWith('/api') ? sa.headers : a.admin.headers;
+      for (const value of ['0', '5', '01', 1, 'Simples Nacional', 'MEI', '']) {
+        const res = await req('PUT', url, headers, { regimeTributario: value });
+        expect(res.statusCode, `${url} ${JSON.stringify(value)}`).toBe(400);
+        expect(res.json().details[0].field).toBe('body.regimeTributario');
+      }
+    }
+    expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json().regimeTributario).toBeNull();
   });
 });

@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { startStandalone } from '../../test/standalone.js';
+import { loadPaymentsConfig } from '../config.js';
+import { createGatewayASimulator } from './gateway-a/simulator.js';
+import { isLoopbackAddress } from './simulator-server.js';
+import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './wallet/simulator.js';
+
+/**
+ * The simulators' control API (approve an intent, list every tenant's intents and payments, make
+ * wallet accounts) answers only callers on this machine, and is not served at all in production.
+ * Anyone else gets the 404 of a route that does not exist. The provider protocol itself is unaffected.
+ */
+
+const REMOTE = ['10.1.2.3', '192.168.0.10', '::ffff:10.1.2.3', '2001:db8::1', '128.0.0.1', '::2'];
+const LOCAL = ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'];
+
+describe('isLoopbackAddress', () => {
+  it('knows 127.0.0.0/8, ::1 and IPv4-mapped loopback, and nothing else', () => {
+    for (const a of [...LOCAL, '127.255.255.254', '::ffff:7f00:1', '0:0:0:0:0:0:0:1', '::1%lo']) expect(isLoopbackAddress(a), a).toBe(true);
+    for (const a of [...REMOTE, '0.0.0.0', '::', 'localhost', '', undefined, null, '127.0.0.1.evil', '::ffff:128.0.0.1']) {
+      expect(isLoopbackAddress(a), String(a)).toBe(false);
+    }
+  });
+});
+
+describe('in-process simulators mounted on the service', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  // A terminal holds one queued intent: each intent gets its own.
+  let terminals = 0;
+  const newIntent = async () =>
+    (await t.app.providers.gatewayA!.createPaymentIntent({ terminalSerial: `T-ACCESS${++terminals}`, amountCents: 1500, externalId: 'order-x', description: 'Mesa 1' }))
+      .intentId;
+
+  const controlRoutes = (intentId: string) =>
+    [
+      ['GET', '/__sim/gateway-a/__sim'],
+      ['GET', '/__sim/gateway-a/__sim/intents'],
+      ['GET', `/__sim/gateway-a/__sim/intents/${intentId}`],
+      ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/approve`],
+      ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/decline`],
+      ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/resend`],
+      ['POST', '/__sim/gateway-a/__sim/outcome'],
+      ['POST', '/__sim/gateway-a/__sim/terminals'],
+      ['GET', '/__sim/gateway-a/__sim/deliveries'],
+      ['POST', '/__sim/gateway-a/__sim/tokens/revoke'],
+      ['GET', '/__sim/wallet/__sim'],
+      ['GET', '/__sim/wallet/__sim/payments'],
+      ['POST', '/__sim/wallet/__sim/accounts'],
+    ] as const;
+
+  it('answers a remote caller 404, exactly as for a route that does not exist, and changes nothing', async () => {
+    const intentId = await newIntent();
+    const unknown = await t.app.inject({ method: 'GET', url: '/__sim/gateway-a/__sim/nothing-here', remoteAddress: '10.1.2.3' });
+    expect(unknown.statusCode).toBe(404);
+    for (const remoteAddress of REMOTE) {
+      for (const [method, url] of controlRoutes(intentId)) {
+        const res = await t.app.inject({ method, url, remoteAddress, payload: method === 'POST' ? { mode: 'approve', serial: 'T-EVIL' } : undefined });
+        expect(res.statusCode, `${remoteAddress} ${method} ${url}`).toBe(404);
+        expect(res.json(), `${remoteAddress} ${method} ${url}`).toEqual({ ...unknown.json(), message: `Route ${method} ${url} not found` });
+      }
+    }
+    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('OPEN');
+    expect((await t.app.providers.gatewayA!.getPaymentIntent(intentId)).status).toBe('open');
+  });
+
+  it('serves a caller on this machine: approve on the "terminal", the webhook reaches the service', async () => {
+    for (const remoteAddress of LOCAL) {
+      const intentId = await newIntent();
+      const list = await t.app.inject({ method: 'GET', url: '/__sim/gateway-a/__sim/intents', remoteAddress });
+      expect(list.statusCode, remoteAddress).toBe(200);
+      expect(list.json().map((i: { id: string }) => i.id)).toContain(intentId);
+      const approve = await t.app.inject({ method: 'POST', url: `/__sim/gateway-a/__sim/intents/${intentId}/approve`, remoteAddress });
+      expect(approve.statusCode, remoteAddress).toBe(200);
+      // The simulator delivered its signed webhook through the app itself (injectDeliverer), and the route took it.
+      expect(approve.json().webhook).toMatchObject({ intentId, status: 200, error: null });
+      expect((await t.app.providers.gatewayA!.getPaymentIntent(intentId)).status).toBe('approved');
+      expect((await t.app.inject({ method: 'GET', url: '/__sim/wallet/__sim/payments', remoteAddress })).statusCode).toBe(200);
+    }
+    // app.inject's default address is 127.0.0.1, as for curl on the same machine.
+    expect((await t.app.inject({ method: 'GET', url: '/__sim/wallet/__sim' })).statusCode).toBe(200);
+  });
+
+  it('treats a proxied request as remote, even when the proxy runs on this machine', async () => {
+    const intentId = await newIntent();
+    for (const headers of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }]) {
+      const res = await t.app.inject({ method: 'POST', url: `/__sim/gateway-a/__sim/intents/${intentId}/approve`, remoteAddress: '127.0.0.1', headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(404);
+    }
+    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('OPEN');
+  });
+
+  it('leaves the provider protocol alone (it needs the provider credentials, as the real one does)', async () => {
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/__sim/gateway-a/oauth/token',
+      remoteAddress: '10.1.2.3',
+      payload: { grant_type: 'client_credentials', client_id: 'wrong', client_secret: 'wrong' },
+    });
+    expect(token.statusCode).toBe(401);
+    const pay = await t.app.inject({
+      method: 'POST',
+      url: '/__sim/wallet/v1/payments',
+      remoteAddress: '10.1.2.3',
+      headers: { authorization: `Bearer ${WALLET_SIM_ACCOUNT.accessToken}`, 'x-idempotency-key': 'k-remote' },
+      payload: { transaction_amount: 10, token: WALLET_TEST_CARDS.approved, payer: { email: 'a@b.co' } },
+    });
+    expect(pay.statusCode).toBe(201);
+  });
+});
+
+describe('with NODE_ENV=production', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ro-sim-prod-'));
+    const payments = loadPaymentsConfig(
+      { NODE_ENV: 'production', GATEWAY_A_MODE: 'simulator', WALLET_MODE: 'simulator', GATEWAY_A_WEBHOOK_SECRET: 'prod-secret' },
+      dir,
+    );
+    expect(payments.simulatorControl).toBe(false);
+    t = await createTestApp({ payments });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('does not mount the control API, not even for this machine; the simulator still speaks its protocol', async () => {
+    const { intentId } = await t.app.providers.gatewayA!.createPaymentIntent({ terminalSerial: 'T-PROD1', amountCents: 100, externalId: 'o', description: 'x' });
+    for (const [method, url] of [
+      ['GET', '/__sim/gateway-a/__sim/intents'],
+      ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/approve`],
+      ['GET', '/__sim/wallet/__sim'],
+      ['POST', '/__sim/wallet/__sim/accounts'],
+    ] as const) {
+      const res = await t.app.inject({ method, url, remoteAddress: '127.0.0.1' });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().code).toBe('route_not_found');
+    }
+    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('OPEN');
+    const banner = t.app.providers.describe('http://localhost:3000').join('\n');
+    expect(banner).not.toContain('/__sim/intents');
+    expect(banner).toContain('control API off');
+  });
+
+  it('is on by default outside production', () => {
+    expect(loadPaymentsConfig({ GATEWAY_A_WEBHOOK_SECRET: 's' }, dir).simulatorControl).toBe(true);
+  });
+});
+
+describe('standalone simulators', () => {
+  it('serve their control API to loopback callers only', async () => {
+    const gateway = createGatewayASimulator();
+    const wallet = createWalletSimulator();
+    try {
+      const gw = gateway.buildServer();
+      const ws = wallet.buildServer();
+      for (const remoteAddress of REMOTE) {
+        expect((await gw.inject({ method: 'GET', url: '/__sim/intents', remoteAddress })).statusCode, remoteAddress).toBe(404);
+        expect((await gw.inject({ method: 'POST', url: '/__sim/outcome', remoteAddress, payload: { mode: 'approve' } })).statusCode).toBe(404);
+        expect((await ws.inject({ method: 'POST', url: '/__sim/accounts', remoteAddress })).statusCode, remoteAddress).toBe(404);
+        expect((await ws.inject({ method: 'GET', url: '/__sim/payments', remoteAddress })).statusCode, remoteAddress).toBe(404);
+      }
+      for (const remoteAddress of LOCAL) {
+        expect((await gw.inject({ method: 'GET', url: '/__sim/intents', remoteAddress })).statusCode, remoteAddress).toBe(200);
+        expect((await ws.inject({ method: 'GET', url: '/__sim/payments', remoteAddress })).statusCode, remoteAddress).toBe(200);
+      }
+      // Without the control API only the protocol is served.
+      const bare = gateway.buildServer({ control: false });
+      expect((await bare.inject({ method: 'GET', url: '/__sim/intents' })).statusCode).toBe(404);
+      expect((await bare.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials' } })).statusCode).toBe(401);
+    } finally {
+      await Promise.all([gateway.close(), wallet.close()]);
+    }
+  });
+
+  // A real socket from another interface of this machine: its address is not loopback.
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+  it.skipIf(!external)('refuse a real connection from a non-loopback address, and take one from 127.0.0.1', async () => {
+    const sim = createGatewayASimulator();
+    try {
+      const url = await sim.listen({ host: '0.0.0.0' });
+      const port = new URL(url).port;
+      expect((await fetch(`http://${external}:${port}/__sim/intents`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${port}/__sim/intents`)).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('run without the control API when NODE_ENV=production', async () => {
+    const { url, stop } = await startStandalone('src/integrations/gateway-a/simulator.ts', { GATEWAY_A_SIM_PORT: '0', NODE_ENV: 'production' });
+    try {
+      expect((await fetch(`${url}/__sim/intents`)).status).toBe(404);
+      expect((await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+    } finally {
+      await stop();
+    }
+  }, 30_000);
+});
