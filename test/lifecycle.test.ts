@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './app.js';
 
 /**
@@ -69,6 +69,29 @@ function start(): Promise<Running> {
   });
 }
 
+interface LogLine {
+  msg?: string;
+  reqId?: string;
+  res?: { statusCode?: number };
+}
+
+/** The JSON log lines the process printed so far (the banner and other text are skipped). */
+function logLines(r: Running): LogLine[] {
+  return r
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as LogLine];
+      } catch {
+        return []; // a line still being written
+      }
+    });
+}
+
+const logOf = (r: Running, reqId: string, msg: string) => logLines(r).find((l) => l.reqId === reqId && l.msg === msg);
+
 const post = (base: string, path: string, body: unknown, token?: string) =>
   fetch(base + path, {
     method: 'POST',
@@ -95,25 +118,38 @@ describe('npm start', () => {
     const created = await post(first.base, '/t/demo/users', { email: 'kept@example.com', name: 'Kept', password: 'kept-password', role: 'staff' }, accessToken);
     expect(created.status).toBe(201);
 
-    // A login takes ~250 ms of bcrypt: SIGTERM arrives while it is in flight.
-    const inFlight = post(first.base, '/auth/login', { email: 'root@example.com', password: SA_PASSWORD });
-    await new Promise((r) => setTimeout(r, 80));
+    // SIGTERM goes out once the server has logged this request's arrival (a log line with its
+    // request id), so the login (~250 ms of bcrypt) is in flight when the process starts to drain.
+    const reqId = 'lifecycle-in-flight-login';
+    const inFlight = fetch(first.base + '/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': reqId },
+      body: JSON.stringify({ email: 'root@example.com', password: SA_PASSWORD }),
+    });
+    await vi.waitFor(() => expect(logOf(first, reqId, 'incoming request')).toBeDefined(), { timeout: 10_000, interval: 5 });
     first.proc.kill('SIGTERM');
     const answered = await inFlight;
     expect(answered.status).toBe(200);
     expect(await first.exited, first.output().slice(-3000)).toBe(0);
+    // The drain really covered the request: the shutdown began before the request completed.
+    const lines = logLines(first);
+    const shutdownAt = lines.findIndex((l) => l.msg?.startsWith('shutting down'));
+    const completedAt = lines.findIndex((l) => l.reqId === reqId && l.msg === 'request completed');
+    expect(shutdownAt, 'a "shutting down" log line').toBeGreaterThanOrEqual(0);
+    expect(completedAt, 'the in-flight request completed after the shutdown began').toBeGreaterThan(shutdownAt);
+    expect(lines[completedAt].res?.statusCode).toBe(200);
     await expect(fetch(first.base + '/health')).rejects.toThrow();
 
     // Logs never carry passwords or tokens (the banner above is not a log line).
-    const logLines = first.output().split('\n').filter((l) => l.startsWith('{'));
-    expect(logLines.length).toBeGreaterThan(0);
-    for (const line of logLines) {
+    const rawLogLines = first.output().split('\n').filter((l) => l.startsWith('{'));
+    expect(rawLogLines.length).toBeGreaterThan(0);
+    for (const line of rawLogLines) {
       expect(line).not.toContain(DEMO_PASSWORD);
       expect(line).not.toContain(SA_PASSWORD);
       expect(line).not.toContain(accessToken);
       expect(line).not.toContain('kept-password');
     }
-    expect(logLines.some((l) => l.includes('"reqId"'))).toBe(true);
+    expect(rawLogLines.some((l) => l.includes('"reqId"'))).toBe(true);
 
     const second = await start();
     try {

@@ -179,8 +179,16 @@ describe('workers', () => {
   it('on stop, lets a running job finish, and fails one that outlives the bound so it is retried', async () => {
     const slow = (await worker.send('test.slow', { tag: 'slow' }))!;
     await vi.waitFor(async () => expect((await worker.job('test.slow', slow))!.state).toBe('active'), { timeout: 5000, interval: 20 });
-    setTimeout(() => release(), 100);
-    await worker.stopWorkers(5000);
+    const events: string[] = [];
+    const stopping = worker.stopWorkers(5000).then(() => events.push('stopped'));
+    // The stop is under way and the job is still running (read back from the database after the
+    // stop began): only now is it let go, so the stop can only have ended early by not waiting.
+    expect((await worker.job('test.slow', slow))!.state).toBe('active');
+    expect(ran).not.toContain('slow');
+    events.push('released');
+    release();
+    await stopping;
+    expect(events).toEqual(['released', 'stopped']);
     expect(ran).toContain('slow');
     expect((await worker.job('test.slow', slow))!.state).toBe('completed');
 

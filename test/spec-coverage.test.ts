@@ -10,18 +10,29 @@ const DONE_SECTIONS = ['4.3', '4.4', '4.5', '4.6', '4.7'];
 const EXTRA_ROUTES = [{ method: 'POST', path: '/api/gateway-a/webhook' }];
 const SPEC = new URL('../../shared/spec/endpoints.json', import.meta.url);
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const specFound = existsSync(SPEC);
+/** `CI` set (and not `false` or `0`), as CI services and `.ci/run` do. */
+const inCi = !!process.env.CI && !['false', '0'].includes(process.env.CI.toLowerCase());
+/** Why the check cannot run here; in CI (the `CI` variable set) that is a failure, not a skip. */
+const MISSING = `${SPEC.pathname} not found: the spec lives in ../shared next to this repository`;
 
-describe.skipIf(!existsSync(SPEC))('spec coverage', () => {
-  it('documents every route of the finished sections', async () => {
+describe('spec coverage', () => {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    if (specFound) t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('documents every route of the finished sections', async (ctx) => {
+    if (!specFound) {
+      if (inCi) throw new Error(`${MISSING}; CI is set, so this check must run`);
+      console.warn(`spec coverage skipped: ${MISSING} (with CI set this fails)`);
+      ctx.skip(`${MISSING} (with CI set this fails)`);
+    }
     const spec = JSON.parse(readFileSync(SPEC, 'utf8')) as { method: string; path: string; section: string }[];
     const routes = [...spec.filter((r) => DONE_SECTIONS.includes(r.section)), ...EXTRA_ROUTES];
     expect(routes.length).toBeGreaterThan(40);
-    const doc = (await t.app.inject({ url: '/openapi.json' })).json();
+    const doc = (await t!.app.inject({ url: '/openapi.json' })).json();
     const missing: string[] = [];
     for (const r of routes) {
       const path = r.path.replace(/:([A-Za-z]+)/g, '{$1}');

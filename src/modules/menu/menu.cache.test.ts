@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
 import { buildApp, type App } from '../../app.js';
+import { menuVersions } from '../../db/schema/menu.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/app.js';
 import { makeCategory, makeMenuItem, makeModifierGroup, makeTenantWithTeam } from '../../../test/factories.js';
 
@@ -77,12 +79,44 @@ describe('public menu caching', () => {
     expect((await get(`/t/${slug}/menu/modifier-groups`, groups.headers.etag as string)).json()[0].name).toBe('Ponto da carne');
   });
 
-  it('keeps tenants apart in the cache', async () => {
+  it('keeps tenants apart in the cache, even when both menus are at the same version', async () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
-    await makeMenuItem(t.app, a.tenant, { name: 'Só do A' });
-    expect((await get(`/t/${a.slug}/menu/items`)).json()).toHaveLength(1);
-    expect((await get(`/t/${b.slug}/menu/items`)).json()).toEqual([]);
+    // The same writes, in the same order, in both tenants: their menu versions are equal, and the
+    // public reads below are the same requests apart from the slug. Only the tenant in the cache key
+    // keeps one tenant's body from being served to the other.
+    for (const [team, label] of [[a, 'A'], [b, 'B']] as const) {
+      const category = await makeCategory(t.app, team.tenant, { name: `Pratos do ${label}` });
+      const group = await makeModifierGroup(t.app, team.tenant, { name: `Ponto do ${label}` });
+      await makeMenuItem(t.app, team.tenant, { name: `Só do ${label}`, category: category._id, modifierGroupIds: [group._id] });
+    }
+    const versions = await t.app.deps.db
+      .select({ tenantId: menuVersions.tenantId, version: menuVersions.version })
+      .from(menuVersions)
+      .where(inArray(menuVersions.tenantId, [a.tenant._id, b.tenant._id]));
+    expect(versions).toHaveLength(2);
+    expect(versions[0].version).toBeGreaterThan(0);
+    expect(versions[1].version).toBe(versions[0].version);
+
+    const names = (body: { name: string }[]) => body.map((x) => x.name);
+    const reads = [
+      { path: 'menu/categories', of: (l: string) => [`Pratos do ${l}`] },
+      { path: 'menu/items', of: (l: string) => [`Só do ${l}`] },
+      { path: 'menu/modifier-groups', of: (l: string) => [`Ponto do ${l}`] },
+    ];
+    for (const r of reads) {
+      // A first (fills the cache), then B, then A again: each sees only its own menu.
+      const fromA = await get(`/t/${a.slug}/${r.path}`);
+      expect(fromA.statusCode, r.path).toBe(200);
+      expect(names(fromA.json()), r.path).toEqual(r.of('A'));
+      const fromB = await get(`/t/${b.slug}/${r.path}`);
+      expect(fromB.statusCode, r.path).toBe(200);
+      expect(names(fromB.json()), r.path).toEqual(r.of('B'));
+      expect(fromB.headers.etag, r.path).not.toBe(fromA.headers.etag);
+      // A's ETag is not current for B's menu.
+      expect((await get(`/t/${b.slug}/${r.path}`, fromA.headers.etag as string)).statusCode, r.path).toBe(200);
+      expect(names((await get(`/t/${a.slug}/${r.path}`)).json()), r.path).toEqual(r.of('A'));
+    }
   });
 
   it('is never stale in another process: a second app on the same database sees the write at once', async () => {
