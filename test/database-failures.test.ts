@@ -109,15 +109,13 @@ describe.runIf(onPostgres)('PostgreSQL: connections refused, statement and lock 
       await makeCategory(t.app, a.tenant);
       expect((await t.app.inject({ url: `/t/${a.slug}/menu/categories` })).statusCode).toBe(200);
 
+      // The realtime adapter's LISTEN session is up before the outage, so the outage really ends it.
+      await expect
+        .poll(async () => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'`, [name])).rows[0].n, { timeout: 10_000 })
+        .toBeGreaterThan(0);
       await c.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-      // Every session of the app (API pool, job queue) is cut off. The realtime adapter's are spared:
-      // its close() waits forever once its LISTEN session was terminated (reported in issue 7), which
-      // would hang this test's teardown; the API's answers do not depend on it.
-      await c.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name <> 'restaurant-ops-realtime'`,
-        [name],
-      );
+      // Every session of the app (API pool, job queue, realtime adapter) is cut off.
+      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [name]);
       expect503(await t.app.inject({ url: `/t/${a.slug}/menu/categories` }), 'database_unavailable');
       expect503(await t.app.inject({ url: `/t/${a.slug}/users`, headers: a.admin.headers }), 'database_unavailable');
       expect503(

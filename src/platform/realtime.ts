@@ -201,6 +201,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const maxJoins = opts.maxJoinsPerMinute ?? 30;
   let orderLookup: OrderLookup | null = null;
   let pool: pg.Pool | null = null;
+  const deadClients = new Set<pg.ClientBase>();
 
   const adapterOptions = {
     tableName: ATTACHMENTS_TABLE,
@@ -216,7 +217,13 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     pool = new pg.Pool({ connectionString: database.url, max: 2, application_name: 'restaurant-ops-realtime' });
     pool.on('error', (err) => log.warn({ err }, 'realtime pool error'));
     // The adapter's LISTEN client is checked out for good: its errors (a server restart) must not crash the process.
-    pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'realtime connection error')));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => log.warn({ err }, 'realtime connection error'));
+      // A session the server ended while checked out (the adapter's LISTEN client after a restart or an
+      // outage) is never given back to the pool: close() must not wait for it.
+      client.on('end', () => deadClients.add(client));
+    });
+    pool.on('remove', (client) => deadClients.delete(client));
   }
   const io = new Server({
     serveClient: false,
@@ -473,11 +480,16 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
         if (pool) {
           // The adapter may still be acquiring its LISTEN client (it connects in the background); closing
           // it again releases a client that arrived late. pool.end() would otherwise wait for it forever.
-          for (let i = 0; i < 50 && pool.totalCount > pool.idleCount; i++) {
+          const p = pool;
+          const busy = () => p.totalCount - deadClients.size > p.idleCount;
+          for (let i = 0; i < 50 && busy(); i++) {
             await new Promise((r) => setTimeout(r, 100));
             for (const nsp of [main, inventory]) nsp.adapter.close();
           }
-          await pool.end();
+          // pool.end() resolves once every client is back; a dead checked-out one never comes back, and its
+          // socket is already closed, so nothing is left open by not waiting for it.
+          if (deadClients.size === 0) await pool.end();
+          else void pool.end().catch(() => {});
         }
       })();
       return closing;
