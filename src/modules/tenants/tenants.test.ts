@@ -258,14 +258,16 @@ describe('PUT /t/:slug/tenants (tenant configuration)', () => {
     const before = (await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json();
     for (const field of [{ plan: 'premium' }, { slug: 'other' }, { isActive: false }, { businessType: 'mercado' }, { timezone: 'Asia/Tokyo' }]) {
       const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { ...field, city: 'Recife' });
-      // Refused (400 naming the field) or dropped, depending on the platform's unknown-field rule; never written.
-      expect(res.statusCode, JSON.stringify(field)).toBeLessThan(500);
+      // Refused with a 400 naming the field, never a silent 200; nothing written, not even the allowed city.
+      expect(res.statusCode, JSON.stringify(field)).toBe(400);
+      expect(res.json().details, JSON.stringify(field)).toEqual([{ field: `body.${Object.keys(field)[0]}`, message: expect.any(String) }]);
       expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json(), JSON.stringify(field)).toMatchObject({
         plan: before.plan,
         slug: a.slug,
         isActive: true,
         businessType: before.businessType,
         timezone: before.timezone,
+        city: before.city,
       });
     }
   });
