@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { envReader } from './integrations/env.js';
+import { parseIntegrationsConfig, type IntegrationsConfig } from './integrations/registry.js';
 import { passwordProblem } from './platform/auth/passwords.js';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -20,8 +22,8 @@ export interface Config {
   publicUrl: string;
   /** What this process runs: `api` (HTTP + WebSocket), `worker` (job handlers + scheduler) or `all` (default). */
   role: Role;
-  /** Payment providers (gateway_a, wallet). Optional so a hand-built config gets the in-process simulators. */
-  payments?: PaymentsConfig;
+  /** External systems (gateway_a, wallet...), by name. Optional so a hand-built config gets the in-process simulators. */
+  integrations?: IntegrationsConfig;
   /**
    * Which proxies' X-Forwarded-For to believe (client IPs for rate limits and logs): false (default),
    * true (any), a hop count, or a comma-separated list of addresses/CIDRs.
@@ -150,106 +152,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reservationRateLimit: parseRateLimitSetting('RESERVATION_RATE_LIMIT', env.RESERVATION_RATE_LIMIT),
     dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, 15_000, 100, 3_600_000),
     dbAcquireTimeoutMs: int('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, 5_000, 100, 120_000),
-    payments: loadPaymentsConfig(env, dataDir),
+    integrations: loadIntegrationsConfig(env, dataDir),
   };
 }
 
-/** Payment providers: each either the real endpoint (`live`) or a simulator speaking its protocol. */
-export interface PaymentsConfig {
-  gatewayA: {
-    /** `simulator` (default), `live`, or `off` (gateway_a not configured: payments fall back to manual confirmation). */
-    mode: 'simulator' | 'live' | 'off';
-    /** Live: the gateway (default chosen by `sandbox`). Simulator: a standalone simulator; unset = in-process. */
-    baseUrl: string | undefined;
-    clientId: string | undefined;
-    clientSecret: string | undefined;
-    /** Unset: webhook signatures are not checked and a warning is logged (spec 5.6). */
-    webhookSecret: string | undefined;
-    sandbox: boolean;
-    timeoutMs: number;
-    /** In-process simulator: who decides an intent (`manual` = a person or a test, via its control API). */
-    simOutcome: 'manual' | 'approve' | 'decline';
-    simDelayMs: number;
-    simWebhookShape: 'event' | 'external';
-    /** In-process simulator: where it posts webhooks; default `<publicUrl>/api/gateway-a/webhook`. */
-    simWebhookUrl: string | undefined;
-  };
-  wallet: {
-    mode: 'simulator' | 'live';
-    /** Live: the gateway (default its production URL). Simulator: a standalone simulator; unset = in-process. */
-    baseUrl: string | undefined;
-    timeoutMs: number;
-  };
-  /**
-   * Whether the in-process simulators' control API (`/__sim/.../__sim/...`: approve intents, list payments)
-   * is served, to loopback callers only. False when NODE_ENV=production.
-   */
-  simulatorControl: boolean;
-}
-
-export function loadPaymentsConfig(env: NodeJS.ProcessEnv, dataDir: string): PaymentsConfig {
-  const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const v = env[name];
-    if (v === undefined || v === '') return fallback;
-    if (!(allowed as readonly string[]).includes(v)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}`);
-    return v as T;
-  };
-  const flag = (name: string, fallback: boolean): boolean => {
-    const v = env[name]?.toLowerCase();
-    if (v === undefined || v === '') return fallback;
-    if (['true', '1', 'yes'].includes(v)) return true;
-    if (['false', '0', 'no'].includes(v)) return false;
-    throw new ConfigError(`${name} must be true or false`);
-  };
-  const httpUrl = (name: string): string | undefined => {
-    const v = env[name];
-    if (!v) return undefined;
-    let u: URL;
-    try {
-      u = new URL(v);
-    } catch {
-      throw new ConfigError(`${name} must be an http(s) URL`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL`);
-    return v.replace(/\/+$/, '');
-  };
-
-  // The simulators' control API can approve payments: production must choose the providers on purpose.
-  if (env.NODE_ENV === 'production') {
-    for (const name of ['GATEWAY_A_MODE', 'WALLET_MODE']) {
-      if (!env[name]) throw new ConfigError(`${name} must be set when NODE_ENV=production (simulators are for development)`);
-    }
-  }
-  const mode = choice('GATEWAY_A_MODE', ['simulator', 'live', 'off'] as const, 'simulator');
-  const baseUrl = httpUrl('GATEWAY_A_BASE_URL');
-  const clientId = env.GATEWAY_A_CLIENT_ID || undefined;
-  const clientSecret = env.GATEWAY_A_CLIENT_SECRET || undefined;
-  if (mode === 'live' && (!clientId || !clientSecret)) {
-    throw new ConfigError('GATEWAY_A_MODE=live needs GATEWAY_A_CLIENT_ID and GATEWAY_A_CLIENT_SECRET');
-  }
-  // The in-process simulator and the webhook route share one secret, kept in the data dir.
-  const inProcessSimulator = mode === 'simulator' && !baseUrl;
-  const webhookSecret =
-    env.GATEWAY_A_WEBHOOK_SECRET || (inProcessSimulator ? keptSecret(dataDir, 'gateway-a-webhook-secret') : undefined);
-  return {
-    gatewayA: {
-      mode,
-      baseUrl,
-      clientId,
-      clientSecret,
-      webhookSecret,
-      sandbox: flag('GATEWAY_A_SANDBOX', true),
-      timeoutMs: int('GATEWAY_A_TIMEOUT_MS', env.GATEWAY_A_TIMEOUT_MS, 60_000, 1_000, 120_000),
-      simOutcome: choice('GATEWAY_A_SIM_OUTCOME', ['manual', 'approve', 'decline'] as const, 'manual'),
-      simDelayMs: int('GATEWAY_A_SIM_DELAY_MS', env.GATEWAY_A_SIM_DELAY_MS, 3_000, 0, 600_000),
-      simWebhookShape: choice('GATEWAY_A_SIM_WEBHOOK_SHAPE', ['event', 'external'] as const, 'event'),
-      simWebhookUrl: httpUrl('GATEWAY_A_SIM_WEBHOOK_URL'),
-    },
-    wallet: {
-      mode: choice('WALLET_MODE', ['simulator', 'live'] as const, 'simulator'),
-      baseUrl: httpUrl('WALLET_BASE_URL'),
-      timeoutMs: int('WALLET_TIMEOUT_MS', env.WALLET_TIMEOUT_MS, 60_000, 1_000, 120_000),
-    },
-    simulatorControl: env.NODE_ENV !== 'production',
-  };
+/**
+ * Integrations (payment gateways; fiscal, PIX and delivery providers to come): each parses its own
+ * variables in `src/integrations/<name>/config.ts`, in the order of `src/integrations/registry.ts`.
+ */
+export function loadIntegrationsConfig(env: NodeJS.ProcessEnv, dataDir: string): IntegrationsConfig {
+  return parseIntegrationsConfig(
+    envReader(env, { keptSecret: (file) => keptSecret(dataDir, file), fail: (message) => new ConfigError(message) }),
+  );
 }

@@ -26,7 +26,7 @@ async function main() {
     `  API:        ${base}`,
     `  API docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  Health:     ${base}/health  ${base}/ready`,
-    ...app.providers.describe(base).map((l) => `  ${l}`),
+    ...app.integrations.describe(base).map((l) => `  ${l}`),
   ];
   if (logins.length) {
     lines.push('', 'First start: these logins were created (passwords are shown only this once):');

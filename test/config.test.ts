@@ -15,7 +15,7 @@ describe('loadConfig', () => {
     expect(a.jwtSecret).toBe(b.jwtSecret);
     expect(a.encryptionKey.equals(b.encryptionKey)).toBe(true);
     expect(a.port).toBe(3000);
-    expect(a.payments?.gatewayA.mode).toBe('simulator');
+    expect(a.integrations?.gatewayA.mode).toBe('simulator');
   });
 
   it('refuses bad values with a message naming the variable', () => {
@@ -32,6 +32,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env({ NODE_ENV: 'production' }))).toThrow(ConfigError);
     expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off' }))).toThrow(/WALLET_MODE/);
     const ok = loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator' }));
-    expect(ok.payments?.gatewayA.mode).toBe('off');
+    expect(ok.integrations?.gatewayA.mode).toBe('off');
   });
 });

@@ -1,45 +1,58 @@
 /**
- * Typed failures of the external payment providers, so callers can tell
- * "try again later" (unavailable) from "the provider said no" (refused).
+ * Failures of external systems, one base for every integration: callers tell "try again later"
+ * (`unavailable`, retryable) from "the provider said no" (`refused`) without knowing which provider
+ * it was, and each integration throws its own subclass (`GatewayAError`, `WalletError`...).
  */
-export type ProviderName = 'gateway_a' | 'wallet';
+export type IntegrationFailure = 'unavailable' | 'refused';
 
 export type UnavailableReason = 'timeout' | 'network' | 'server_error' | 'rate_limited' | 'bad_response';
 
-export abstract class PaymentProviderError extends Error {
-  abstract readonly kind: 'unavailable' | 'refused';
+export interface IntegrationErrorDetails {
+  /** HTTP status the provider answered, when it answered. */
+  status?: number;
+  /** Provider's error code (e.g. `invalid_client`, `terminal_busy`), when known. */
+  code?: string;
+  /** Why an `unavailable` failure happened. */
+  reason?: UnavailableReason;
+  cause?: unknown;
+}
+
+/** An integration's error class: constructible by the shared HTTP helpers, named by its provider. */
+export interface IntegrationErrorClass {
+  new (kind: IntegrationFailure, message: string, details?: IntegrationErrorDetails): IntegrationError;
+  /** Provider name in messages and logs, e.g. `gateway_a`. */
+  readonly provider: string;
+}
+
+export abstract class IntegrationError extends Error {
+  /** Provider name (`gateway_a`, `wallet`...), from the subclass's static `provider`. */
+  readonly provider: string;
+  /** True when the same request may succeed later (provider unreachable, slow, 5xx, 429). */
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly code?: string;
+  readonly reason?: UnavailableReason;
+
   constructor(
-    readonly provider: ProviderName,
+    /** `unavailable`: not reached, no answer in time, failed on its side. `refused`: it answered no (4xx). */
+    readonly kind: IntegrationFailure,
     message: string,
-    /** HTTP status the provider answered, when it answered. */
-    readonly status?: number,
-    /** Provider's error code (e.g. `invalid_client`, `terminal_busy`), when known. */
-    readonly code?: string,
-    options?: { cause?: unknown },
+    details: IntegrationErrorDetails = {},
   ) {
-    super(message, options);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
+    this.provider = (new.target as unknown as IntegrationErrorClass).provider;
+    this.retryable = kind === 'unavailable';
+    if (details.status !== undefined) this.status = details.status;
+    if (details.code !== undefined) this.code = details.code;
+    if (details.reason !== undefined) this.reason = details.reason;
   }
 }
 
-/** The provider could not be reached, did not answer in time, or failed on its side (5xx, 429). */
-export class ProviderUnavailableError extends PaymentProviderError {
-  readonly kind = 'unavailable' as const;
-  constructor(
-    provider: ProviderName,
-    message: string,
-    readonly reason: UnavailableReason,
-    status?: number,
-    code?: string,
-    options?: { cause?: unknown },
-  ) {
-    super(provider, message, status, code, options);
-  }
-}
+export const isIntegrationError = (err: unknown): err is IntegrationError => err instanceof IntegrationError;
 
 /** The provider answered and refused the request (4xx): bad credentials, unknown terminal, conflict... */
-export class ProviderRefusedError extends PaymentProviderError {
-  readonly kind = 'refused' as const;
-}
+export const isRefused = (err: unknown): err is IntegrationError => isIntegrationError(err) && err.kind === 'refused';
 
-export const isProviderError = (err: unknown): err is PaymentProviderError => err instanceof PaymentProviderError;
+/** The provider could not be reached, did not answer in time, or failed on its side (5xx, 429). */
+export const isUnavailable = (err: unknown): err is IntegrationError => isIntegrationError(err) && err.kind === 'unavailable';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { ProviderRefusedError, ProviderUnavailableError, type ProviderName } from './errors.js';
+import type { IntegrationError, IntegrationErrorClass } from './errors.js';
 
 /** The subset of `fetch` the clients use; tests and the in-process simulators pass their own. */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -17,7 +17,8 @@ export interface ProviderResponse {
 }
 
 export interface ProviderRequest {
-  provider: ProviderName;
+  /** The integration's error class: failures are thrown as it (and named by its provider). */
+  errors: IntegrationErrorClass;
   fetch: FetchLike;
   method: string;
   url: string;
@@ -28,7 +29,7 @@ export interface ProviderRequest {
 
 /**
  * One HTTP call with a hard deadline covering the whole exchange (connect, headers and body).
- * Transport failures become ProviderUnavailableError; any HTTP status is returned as is.
+ * Transport failures become the integration's error, kind `unavailable`; any HTTP status is returned as is.
  */
 export async function callProvider(req: ProviderRequest): Promise<ProviderResponse> {
   const controller = new AbortController();
@@ -51,24 +52,17 @@ export async function callProvider(req: ProviderRequest): Promise<ProviderRespon
     }
     return { status: res.status, headers: res.headers, body };
   } catch (err) {
+    const provider = req.errors.provider;
     if (controller.signal.aborted) {
-      throw new ProviderUnavailableError(
-        req.provider,
-        `${req.provider} did not answer ${req.method} ${pathOf(req.url)} within ${req.timeoutMs} ms`,
-        'timeout',
-        undefined,
-        undefined,
-        { cause: err },
-      );
+      throw new req.errors('unavailable', `${provider} did not answer ${req.method} ${pathOf(req.url)} within ${req.timeoutMs} ms`, {
+        reason: 'timeout',
+        cause: err,
+      });
     }
-    throw new ProviderUnavailableError(
-      req.provider,
-      `${req.provider} unreachable for ${req.method} ${pathOf(req.url)}: ${describeError(err)}`,
-      'network',
-      undefined,
-      undefined,
-      { cause: err },
-    );
+    throw new req.errors('unavailable', `${provider} unreachable for ${req.method} ${pathOf(req.url)}: ${describeError(err)}`, {
+      reason: 'network',
+      cause: err,
+    });
   } finally {
     clearTimeout(timer);
   }
@@ -99,17 +93,18 @@ export function providerErrorInfo(body: unknown): { code?: string; message?: str
   return { code, message };
 }
 
-/** Maps a non-2xx answer to the typed error: 429 and 5xx are "unavailable", other 4xx "refused". */
-export function errorForStatus(provider: ProviderName, operation: string, res: ProviderResponse): Error {
+/** Maps a non-2xx answer to the integration's error: 429 and 5xx are `unavailable`, other 4xx `refused`. */
+export function errorForStatus(errors: IntegrationErrorClass, operation: string, res: ProviderResponse): IntegrationError {
   const { code, message } = providerErrorInfo(res.body);
-  const text = `${provider} ${operation} failed with ${res.status}${message ? `: ${message}` : ''}`;
-  if (res.status === 429) return new ProviderUnavailableError(provider, text, 'rate_limited', res.status, code);
-  if (res.status >= 500) return new ProviderUnavailableError(provider, text, 'server_error', res.status, code);
-  return new ProviderRefusedError(provider, text, res.status, code);
+  const text = `${errors.provider} ${operation} failed with ${res.status}${message ? `: ${message}` : ''}`;
+  const status = res.status;
+  if (status === 429) return new errors('unavailable', text, { reason: 'rate_limited', status, code });
+  if (status >= 500) return new errors('unavailable', text, { reason: 'server_error', status, code });
+  return new errors('refused', text, { status, code });
 }
 
-export function badResponse(provider: ProviderName, operation: string, res: ProviderResponse, what: string): Error {
-  return new ProviderUnavailableError(provider, `${provider} ${operation}: unexpected answer (${what})`, 'bad_response', res.status);
+export function badResponse(errors: IntegrationErrorClass, operation: string, res: ProviderResponse, what: string): IntegrationError {
+  return new errors('unavailable', `${errors.provider} ${operation}: unexpected answer (${what})`, { reason: 'bad_response', status: res.status });
 }
 
 export const isOk = (status: number) => status >= 200 && status < 300;

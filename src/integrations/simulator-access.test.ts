@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { startStandalone } from '../../test/standalone.js';
-import { loadPaymentsConfig } from '../config.js';
-import { createGatewayASimulator } from './gateway-a/simulator.js';
-import { isLoopbackAddress } from './simulator-server.js';
-import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './wallet/simulator.js';
+import { loadIntegrationsConfig } from '../config.js';
+import { createGatewayASimulator } from './gateway-a/simulator/index.js';
+import { isLoopbackAddress } from './simulator/server.js';
+import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './wallet/simulator/index.js';
 
 /**
  * The simulators' control API (approve an intent, list every tenant's intents and payments, make
@@ -37,7 +37,7 @@ describe('in-process simulators mounted on the service', () => {
   // A terminal holds one queued intent: each intent gets its own.
   let terminals = 0;
   const newIntent = async () =>
-    (await t.app.providers.gatewayA!.createPaymentIntent({ terminalSerial: `T-ACCESS${++terminals}`, amountCents: 1500, externalId: 'order-x', description: 'Mesa 1' }))
+    (await t.app.integrations.gatewayA.client!.createPaymentIntent({ terminalSerial: `T-ACCESS${++terminals}`, amountCents: 1500, externalId: 'order-x', description: 'Mesa 1' }))
       .intentId;
 
   const controlRoutes = (intentId: string) =>
@@ -68,8 +68,8 @@ describe('in-process simulators mounted on the service', () => {
         expect(res.json(), `${remoteAddress} ${method} ${url}`).toEqual({ ...unknown.json(), message: `Route ${method} ${url} not found` });
       }
     }
-    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('OPEN');
-    expect((await t.app.providers.gatewayA!.getPaymentIntent(intentId)).status).toBe('open');
+    expect(t.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('OPEN');
+    expect((await t.app.integrations.gatewayA.client!.getPaymentIntent(intentId)).status).toBe('open');
   });
 
   it('serves a caller on this machine: approve on the "terminal", the webhook reaches the service', async () => {
@@ -82,7 +82,7 @@ describe('in-process simulators mounted on the service', () => {
       expect(approve.statusCode, remoteAddress).toBe(200);
       // The simulator delivered its signed webhook through the app itself (injectDeliverer), and the route took it.
       expect(approve.json().webhook).toMatchObject({ intentId, status: 200, error: null });
-      expect((await t.app.providers.gatewayA!.getPaymentIntent(intentId)).status).toBe('approved');
+      expect((await t.app.integrations.gatewayA.client!.getPaymentIntent(intentId)).status).toBe('approved');
       expect((await t.app.inject({ method: 'GET', url: '/__sim/wallet/__sim/payments', remoteAddress })).statusCode).toBe(200);
     }
     // app.inject's default address is 127.0.0.1, as for curl on the same machine.
@@ -95,7 +95,7 @@ describe('in-process simulators mounted on the service', () => {
       const res = await t.app.inject({ method: 'POST', url: `/__sim/gateway-a/__sim/intents/${intentId}/approve`, remoteAddress: '127.0.0.1', headers });
       expect(res.statusCode, JSON.stringify(headers)).toBe(404);
     }
-    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('OPEN');
+    expect(t.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('OPEN');
   });
 
   it('leaves the provider protocol alone (it needs the provider credentials, as the real one does)', async () => {
@@ -122,12 +122,12 @@ describe('with NODE_ENV=production', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ro-sim-prod-'));
-    const payments = loadPaymentsConfig(
+    const integrations = loadIntegrationsConfig(
       { NODE_ENV: 'production', GATEWAY_A_MODE: 'simulator', WALLET_MODE: 'simulator', GATEWAY_A_WEBHOOK_SECRET: 'prod-secret' },
       dir,
     );
-    expect(payments.simulatorControl).toBe(false);
-    t = await createTestApp({ payments });
+    expect(integrations.simulatorControl).toBe(false);
+    t = await createTestApp({ integrations });
   });
   afterAll(async () => {
     await t.close();
@@ -135,7 +135,7 @@ describe('with NODE_ENV=production', () => {
   });
 
   it('does not mount the control API, not even for this machine; the simulator still speaks its protocol', async () => {
-    const { intentId } = await t.app.providers.gatewayA!.createPaymentIntent({ terminalSerial: 'T-PROD1', amountCents: 100, externalId: 'o', description: 'x' });
+    const { intentId } = await t.app.integrations.gatewayA.client!.createPaymentIntent({ terminalSerial: 'T-PROD1', amountCents: 100, externalId: 'o', description: 'x' });
     for (const [method, url] of [
       ['GET', '/__sim/gateway-a/__sim/intents'],
       ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/approve`],
@@ -146,14 +146,14 @@ describe('with NODE_ENV=production', () => {
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json().code).toBe('route_not_found');
     }
-    expect(t.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('OPEN');
-    const banner = t.app.providers.describe('http://localhost:3000').join('\n');
+    expect(t.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('OPEN');
+    const banner = t.app.integrations.describe('http://localhost:3000').join('\n');
     expect(banner).not.toContain('/__sim/intents');
     expect(banner).toContain('control API off');
   });
 
   it('is on by default outside production', () => {
-    expect(loadPaymentsConfig({ GATEWAY_A_WEBHOOK_SECRET: 's' }, dir).simulatorControl).toBe(true);
+    expect(loadIntegrationsConfig({ GATEWAY_A_WEBHOOK_SECRET: 's' }, dir).simulatorControl).toBe(true);
   });
 });
 
@@ -200,7 +200,7 @@ describe('standalone simulators', () => {
   });
 
   it('run without the control API when NODE_ENV=production', async () => {
-    const { url, stop } = await startStandalone('src/integrations/gateway-a/simulator.ts', { GATEWAY_A_SIM_PORT: '0', NODE_ENV: 'production' });
+    const { url, stop } = await startStandalone('src/integrations/gateway-a/simulator/standalone.ts', { GATEWAY_A_SIM_PORT: '0', NODE_ENV: 'production' });
     try {
       expect((await fetch(`${url}/__sim/intents`)).status).toBe(404);
       expect((await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../platform/clock.js';
-import { ProviderRefusedError, ProviderUnavailableError } from '../errors.js';
 import { injectFetch, type FetchLike } from '../http.js';
 import { GATEWAY_A_PRODUCTION_URL, GATEWAY_A_SANDBOX_URL, GATEWAY_A_TIMEOUT_MS, HttpGatewayAClient } from './client.js';
-import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulatorOptions } from './simulator.js';
+import { GatewayAError } from './errors.js';
+import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulatorOptions } from './simulator/index.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -124,7 +124,8 @@ describe('HttpGatewayAClient', () => {
     });
     await client.createPaymentIntent(intentInput);
     const busy = await client.createPaymentIntent({ ...intentInput, externalId: 'order-2' }).catch((e) => e);
-    expect(busy).toBeInstanceOf(ProviderRefusedError);
+    expect(busy).toBeInstanceOf(GatewayAError);
+    expect(busy).toMatchObject({ kind: 'refused', retryable: false });
     expect(busy).toMatchObject({ status: 409, code: 'terminal_busy' });
 
     const before = requests.length;
@@ -147,13 +148,14 @@ describe('HttpGatewayAClient', () => {
           : Response.json({ message: 'down' }, { status });
       const client = new HttpGatewayAClient({ baseUrl: 'http://x', clientId: 'a', clientSecret: 'b', fetch });
       const err = await client.createPaymentIntent(intentInput).catch((e) => e);
-      expect(err).toBeInstanceOf(ProviderUnavailableError);
+      expect(err).toBeInstanceOf(GatewayAError);
+      expect(err).toMatchObject({ kind: 'unavailable', retryable: true });
       expect(err).toMatchObject({ reason, status });
     }
   });
 
   it('gives up after the timeout when the gateway does not answer (real HTTP on 127.0.0.1)', async () => {
-    const sockets = new Set<import('node:net').Socket>();
+    const sockets = new Set<Socket>();
     const server: Server = createServer(() => {
       /* never answers */
     });
@@ -167,8 +169,8 @@ describe('HttpGatewayAClient', () => {
     const client = new HttpGatewayAClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'a', clientSecret: 'b', timeoutMs: 150 });
     const started = Date.now();
     const err = await client.createPaymentIntent(intentInput).catch((e) => e);
-    expect(err).toBeInstanceOf(ProviderUnavailableError);
-    expect(err).toMatchObject({ provider: 'gateway_a', reason: 'timeout' });
+    expect(err).toBeInstanceOf(GatewayAError);
+    expect(err).toMatchObject({ provider: 'gateway_a', kind: 'unavailable', retryable: true, reason: 'timeout' });
     expect(err.message).toContain('within 150 ms');
     expect(Date.now() - started).toBeLessThan(5_000);
   });

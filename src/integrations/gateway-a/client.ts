@@ -1,5 +1,4 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
-import { ProviderRefusedError } from '../errors.js';
 import {
   badResponse,
   callProvider,
@@ -11,7 +10,8 @@ import {
   type ProviderLogger,
   type ProviderResponse,
 } from '../http.js';
-import { ClientCredentialsToken } from './oauth.js';
+import { ClientCredentialsToken } from '../oauth.js';
+import { GatewayAError } from './errors.js';
 
 /**
  * gateway_a: the card-terminal gateway. Its protocol follows a point-of-sale "payment intent" API
@@ -102,6 +102,17 @@ export interface HttpGatewayAClientOptions {
   log?: ProviderLogger;
 }
 
+/** The intent as `GET .../payment-intents/:id` answers it (fields read defensively). */
+interface GatewayIntentBody {
+  id?: unknown;
+  device_id?: unknown;
+  amount?: unknown;
+  description?: unknown;
+  state?: unknown;
+  payment?: { id?: unknown; state?: unknown } | null;
+  additional_info?: { external_reference?: unknown } | null;
+}
+
 export class HttpGatewayAClient implements GatewayAClient {
   readonly baseUrl: string;
   readonly sandbox: boolean;
@@ -117,7 +128,7 @@ export class HttpGatewayAClient implements GatewayAClient {
     this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.log = opts.log ?? silentLogger;
     this.token = new ClientCredentialsToken({
-      provider: 'gateway_a',
+      errors: GatewayAError,
       tokenUrl: joinUrl(this.baseUrl, '/oauth/token'),
       clientId: opts.clientId,
       clientSecret: opts.clientSecret,
@@ -138,9 +149,9 @@ export class HttpGatewayAClient implements GatewayAClient {
       description: description.slice(0, 150),
       additional_info: { external_reference: externalId, print_on_terminal: true },
     });
-    if (!isOk(res.status)) throw errorForStatus('gateway_a', 'create payment intent', res);
+    if (!isOk(res.status)) throw errorForStatus(GatewayAError, 'create payment intent', res);
     const body = res.body as { id?: unknown; state?: unknown } | null;
-    if (typeof body?.id !== 'string' || !body.id) throw badResponse('gateway_a', 'create payment intent', res, 'no intent id');
+    if (typeof body?.id !== 'string' || !body.id) throw badResponse(GatewayAError, 'create payment intent', res, 'no intent id');
     const status = intentStatusOf(body.state ?? 'OPEN') ?? 'open';
     this.log.info({ intentId: body.id, terminalSerial, amountCents, externalId }, 'gateway_a payment intent created');
     return { intentId: body.id, status };
@@ -151,17 +162,17 @@ export class HttpGatewayAClient implements GatewayAClient {
       'DELETE',
       `/point/integration-api/devices/${encodeURIComponent(terminalSerial)}/payment-intents/${encodeURIComponent(intentId)}`,
     );
-    if (!isOk(res.status)) throw errorForStatus('gateway_a', 'cancel payment intent', res);
+    if (!isOk(res.status)) throw errorForStatus(GatewayAError, 'cancel payment intent', res);
     this.log.info({ intentId, terminalSerial }, 'gateway_a payment intent cancelled');
     return { intentId, status: 'canceled' as const };
   }
 
   async getPaymentIntent(intentId: string): Promise<PaymentIntent> {
     const res = await this.authed('GET', `/point/integration-api/payment-intents/${encodeURIComponent(intentId)}`);
-    if (!isOk(res.status)) throw errorForStatus('gateway_a', 'get payment intent', res);
-    const b = res.body as Record<string, any> | null;
+    if (!isOk(res.status)) throw errorForStatus(GatewayAError, 'get payment intent', res);
+    const b = res.body as GatewayIntentBody | null;
     const status = intentStatusOf(b?.state, b?.payment?.state);
-    if (!b || typeof b.id !== 'string' || !status) throw badResponse('gateway_a', 'get payment intent', res, 'no id or unknown state');
+    if (!b || typeof b.id !== 'string' || !status) throw badResponse(GatewayAError, 'get payment intent', res, 'no id or unknown state');
     const paymentId = b.payment?.id;
     return {
       intentId: b.id,
@@ -191,7 +202,7 @@ export class HttpGatewayAClient implements GatewayAClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.sandbox) headers['x-test-scope'] = 'sandbox';
     return callProvider({
-      provider: 'gateway_a',
+      errors: GatewayAError,
       fetch: this.fetch,
       method,
       url: joinUrl(this.baseUrl, path),
@@ -202,4 +213,4 @@ export class HttpGatewayAClient implements GatewayAClient {
   }
 }
 
-const invalid = (message: string) => new ProviderRefusedError('gateway_a', `gateway_a: ${message}`, undefined, 'invalid_request');
+const invalid = (message: string) => new GatewayAError('refused', `gateway_a: ${message}`, { code: 'invalid_request' });

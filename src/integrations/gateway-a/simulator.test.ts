@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../platform/clock.js';
 import { HttpGatewayAClient } from './client.js';
 import { verifyGatewayASignature } from './signature.js';
-import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulatorOptions } from './simulator.js';
+import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulatorOptions } from './simulator/index.js';
 import { parseGatewayAWebhook } from './webhook.js';
 
 const SECRET = 'whsec_sim_test';
@@ -223,7 +223,7 @@ describe('gateway_a simulator over HTTP', () => {
   });
 
   it('runs standalone and prints its URL', async () => {
-    const { url, stop } = await startStandalone('src/integrations/gateway-a/simulator.ts', { GATEWAY_A_SIM_PORT: '0', GATEWAY_A_WEBHOOK_SECRET: 'x' });
+    const { url, stop } = await startStandalone('src/integrations/gateway-a/simulator/standalone.ts', { GATEWAY_A_SIM_PORT: '0', GATEWAY_A_WEBHOOK_SECRET: 'x' });
     cleanups.push(stop);
     const res = await fetch(`${url}/__sim`);
     expect(await res.json()).toMatchObject({ simulator: 'gateway_a', webhookSigned: true, outcome: 'manual' });

@@ -10,6 +10,9 @@
  */
 export type GatewayAWebhookShape = 'event' | 'external';
 
+/** Route of the service that receives gateway_a webhooks (spec 4.7). */
+export const GATEWAY_A_WEBHOOK_PATH = '/api/gateway-a/webhook';
+
 export type PaymentOutcome = 'approved' | 'declined';
 
 export interface GatewayAWebhookFacts {

@@ -9,7 +9,7 @@ import {
   type ProviderLogger,
   type ProviderResponse,
 } from '../http.js';
-import { ProviderRefusedError } from '../errors.js';
+import { WalletError } from './errors.js';
 
 /**
  * The online wallet gateway (spec 4.7 "wallet gateway"): charges a card token produced by the
@@ -121,9 +121,9 @@ export class HttpWalletClient implements WalletClient {
     const res = await this.send('POST', '/v1/payments', accessToken, body, { 'x-idempotency-key': idempotencyKey });
     if (!isOk(res.status)) throw this.error('charge', res);
     const b = res.body as { id?: unknown; status?: unknown; status_detail?: unknown } | null;
-    if (b?.id === undefined || b.id === null || typeof b.status !== 'string') throw badResponse('wallet', 'charge', res, 'no id or status');
+    if (b?.id === undefined || b.id === null || typeof b.status !== 'string') throw badResponse(WalletError, 'charge', res, 'no id or status');
     const status = b.status === 'approved' ? 'approved' : b.status === 'rejected' || b.status === 'cancelled' ? 'rejected' : null;
-    if (!status) throw badResponse('wallet', 'charge', res, `status ${b.status}`);
+    if (!status) throw badResponse(WalletError, 'charge', res, `status ${b.status}`);
     const charge = { id: String(b.id), status, statusDetail: typeof b.status_detail === 'string' ? b.status_detail : b.status } as WalletCharge;
     this.log.info({ paymentId: charge.id, status: charge.status, statusDetail: charge.statusDetail, amountCents }, 'wallet charge');
     return charge;
@@ -136,7 +136,7 @@ export class HttpWalletClient implements WalletClient {
       const res = await this.send('GET', `/point/integration-api/devices?offset=${offset}&limit=${PAGE}`, accessToken);
       if (!isOk(res.status)) throw this.error('list devices', res);
       const b = res.body as { devices?: unknown; paging?: { total?: unknown } } | null;
-      if (!b || !Array.isArray(b.devices)) throw badResponse('wallet', 'list devices', res, 'no devices array');
+      if (!b || !Array.isArray(b.devices)) throw badResponse(WalletError, 'list devices', res, 'no devices array');
       for (const d of b.devices as Record<string, unknown>[]) {
         if (!d || (typeof d.id !== 'string' && typeof d.id !== 'number')) continue;
         devices.push({
@@ -155,16 +155,15 @@ export class HttpWalletClient implements WalletClient {
   }
 
   private error(operation: string, res: ProviderResponse): Error {
-    const err = errorForStatus('wallet', operation, res);
-    if (res.status === 401) return new ProviderRefusedError('wallet', `wallet ${operation}: access token refused`, 401, 'invalid_access_token');
-    return err;
+    if (res.status === 401) return new WalletError('refused', `wallet ${operation}: access token refused`, { status: 401, code: 'invalid_access_token' });
+    return errorForStatus(WalletError, operation, res);
   }
 
   private send(method: string, path: string, accessToken: string, body?: unknown, extra: Record<string, string> = {}) {
     const headers: Record<string, string> = { authorization: `Bearer ${accessToken}`, accept: 'application/json', ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     return callProvider({
-      provider: 'wallet',
+      errors: WalletError,
       fetch: this.fetch,
       method,
       url: joinUrl(this.baseUrl, path),
@@ -176,4 +175,4 @@ export class HttpWalletClient implements WalletClient {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
-const invalid = (message: string) => new ProviderRefusedError('wallet', `wallet: ${message}`, undefined, 'invalid_request');
+const invalid = (message: string) => new WalletError('refused', `wallet: ${message}`, { code: 'invalid_request' });

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { startStandalone } from '../../../test/standalone.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderRefusedError, ProviderUnavailableError } from '../errors.js';
 import { centsToDecimal, HttpWalletClient, type WalletChargeInput } from './client.js';
-import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './simulator.js';
+import { WalletError } from './errors.js';
+import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './simulator/index.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -59,8 +59,8 @@ describe('wallet gateway client and simulator over HTTP', () => {
   it('refuses an unknown access token with 401 for charges and device listing', async () => {
     const { client, sim } = await start();
     const err = await client.charge(charge({ accessToken: 'TEST-not-a-token' })).catch((e) => e);
-    expect(err).toBeInstanceOf(ProviderRefusedError);
-    expect(err).toMatchObject({ provider: 'wallet', status: 401, code: 'invalid_access_token' });
+    expect(err).toBeInstanceOf(WalletError);
+    expect(err).toMatchObject({ provider: 'wallet', kind: 'refused', status: 401, code: 'invalid_access_token' });
     await expect(client.listDevices('TEST-not-a-token')).rejects.toMatchObject({ status: 401, code: 'invalid_access_token' });
     expect(sim.listPayments()).toHaveLength(0);
   });
@@ -81,7 +81,8 @@ describe('wallet gateway client and simulator over HTTP', () => {
     expect(sim.listPayments()).toHaveLength(1);
 
     const other = await client.charge({ ...same, amountCents: 9999 }).catch((e) => e);
-    expect(other).toBeInstanceOf(ProviderRefusedError);
+    expect(other).toBeInstanceOf(WalletError);
+    expect(other).toMatchObject({ kind: 'refused' });
     expect(other).toMatchObject({ status: 409, code: 'idempotency_key_reused' });
 
     // A declined result is replayed too: retrying the same attempt never charges twice.
@@ -161,12 +162,12 @@ describe('wallet gateway client and simulator over HTTP', () => {
     });
     const client = new HttpWalletClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 150 });
     const err = await client.charge(charge()).catch((e) => e);
-    expect(err).toBeInstanceOf(ProviderUnavailableError);
-    expect(err).toMatchObject({ provider: 'wallet', reason: 'timeout' });
+    expect(err).toBeInstanceOf(WalletError);
+    expect(err).toMatchObject({ provider: 'wallet', kind: 'unavailable', retryable: true, reason: 'timeout' });
   });
 
   it('runs standalone and prints its URL', async () => {
-    const { url, stop } = await startStandalone('src/integrations/wallet/simulator.ts', { WALLET_SIM_PORT: '0' });
+    const { url, stop } = await startStandalone('src/integrations/wallet/simulator/standalone.ts', { WALLET_SIM_PORT: '0' });
     cleanups.push(stop);
     const client = new HttpWalletClient({ baseUrl: url, timeoutMs: 5_000 });
     expect(await client.charge(charge())).toMatchObject({ status: 'approved' });

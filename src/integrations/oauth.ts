@@ -1,12 +1,13 @@
-import type { Clock } from '../../platform/clock.js';
-import { ProviderRefusedError, ProviderUnavailableError, type ProviderName } from '../errors.js';
-import { badResponse, callProvider, errorForStatus, isOk, silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
+import type { Clock } from '../platform/clock.js';
+import { isRefused, type IntegrationErrorClass } from './errors.js';
+import { badResponse, callProvider, errorForStatus, isOk, silentLogger, type FetchLike, type ProviderLogger } from './http.js';
 
 /** Renew this long before the token expires (spec 5.7: 60 seconds). */
 export const TOKEN_RENEW_BEFORE_MS = 60_000;
 
 export interface ClientCredentialsOptions {
-  provider: ProviderName;
+  /** The integration's error class (its failures are thrown as it). */
+  errors: IntegrationErrorClass;
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
@@ -55,7 +56,7 @@ export class ClientCredentialsToken {
     } catch (err) {
       // Renewal failed but the old token has not expired yet: keep working with it.
       if (cached && this.cached === cached && this.opts.clock.now().getTime() < cached.expiresAt) {
-        this.log.warn({ err: (err as Error).message, provider: this.opts.provider }, 'token renewal failed; using the current token until it expires');
+        this.log.warn({ err: (err as Error).message, provider: this.opts.errors.provider }, 'token renewal failed; using the current token until it expires');
         return cached.value;
       }
       throw err;
@@ -68,10 +69,11 @@ export class ClientCredentialsToken {
   }
 
   private async request(): Promise<string> {
-    const { provider } = this.opts;
+    const { errors } = this.opts;
+    const provider = errors.provider;
     const startedAt = this.opts.clock.now().getTime();
     const res = await callProvider({
-      provider,
+      errors,
       fetch: this.opts.fetch,
       method: 'POST',
       url: this.opts.tokenUrl,
@@ -84,19 +86,19 @@ export class ClientCredentialsToken {
       timeoutMs: this.opts.timeoutMs,
     });
     if (!isOk(res.status)) {
-      const err = errorForStatus(provider, 'token request', res);
+      const err = errorForStatus(errors, 'token request', res);
       // A 400/401 from the token endpoint is a configuration problem (wrong client id or secret).
-      if (err instanceof ProviderRefusedError) this.log.error({ provider, status: res.status, code: err.code }, 'OAuth client credentials refused');
+      if (isRefused(err)) this.log.error({ provider, status: res.status, code: err.code }, 'OAuth client credentials refused');
       throw err;
     }
     const body = res.body as { access_token?: unknown; expires_in?: unknown; token_type?: unknown } | null;
     const value = body?.access_token;
     const expiresIn = Number(body?.expires_in);
     if (typeof value !== 'string' || !value || !Number.isFinite(expiresIn) || expiresIn <= 0) {
-      throw badResponse(provider, 'token request', res, 'no access_token / expires_in');
+      throw badResponse(errors, 'token request', res, 'no access_token / expires_in');
     }
     if (typeof body?.token_type === 'string' && body.token_type.toLowerCase() !== 'bearer') {
-      throw new ProviderUnavailableError(provider, `${provider} token request: unsupported token_type ${body.token_type}`, 'bad_response', res.status);
+      throw new errors('unavailable', `${provider} token request: unsupported token_type ${body.token_type}`, { reason: 'bad_response', status: res.status });
     }
     const lifetime = expiresIn * 1000;
     const expiresAt = startedAt + lifetime;

@@ -3,13 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadPaymentsConfig, type PaymentsConfig } from '../config.js';
+import { ConfigError, loadIntegrationsConfig } from '../config.js';
 import { HttpGatewayAClient } from './gateway-a/client.js';
-import { checkGatewayASignature, GATEWAY_A_SIGNATURE_HEADER } from './gateway-a/signature.js';
-import { createGatewayASimulator } from './gateway-a/simulator.js';
-import { parseGatewayAWebhook, type GatewayAWebhookEvent } from './gateway-a/webhook.js';
-import { defaultPaymentsConfig, injectDeliverer, makePaymentProviders, type PaymentProviders } from './providers.js';
-import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './wallet/simulator.js';
+import { checkGatewayASignature, GATEWAY_A_SIGNATURE_HEADER, GatewayAError, parseGatewayAWebhook, type GatewayAWebhookEvent } from './gateway-a/index.js';
+import { IntegrationError, isIntegrationError, isRefused, isUnavailable } from './errors.js';
+import { createGatewayASimulator } from './gateway-a/simulator/index.js';
+import {
+  buildIntegrations,
+  defaultIntegrationsConfig,
+  injectDeliverer,
+  INTEGRATIONS,
+  type Integrations,
+  type IntegrationsConfig,
+  type IntegrationsOptions,
+} from './registry.js';
+import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, WalletError } from './wallet/index.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -41,27 +49,26 @@ function serviceApp(secret: () => string | undefined) {
   return { app, events, warnings };
 }
 
-function providers(payments?: PaymentsConfig, opts: Parameters<typeof makePaymentProviders>[1] = {}): PaymentProviders {
-  const p = makePaymentProviders({ publicUrl: 'http://localhost', payments }, opts);
+function build(integrations?: IntegrationsConfig, opts: IntegrationsOptions = {}): Integrations {
+  const p = buildIntegrations({ publicUrl: 'http://localhost', integrations }, opts);
   cleanups.push(() => p.close());
   return p;
 }
 
-describe('makePaymentProviders', () => {
+describe('buildIntegrations', () => {
   it('runs in-process simulators by default: intent, approval on the terminal, signed webhook into the service', async () => {
-    let p: PaymentProviders;
-    const service = serviceApp(() => p.gatewayAWebhookSecret);
-    p = providers(undefined, { gatewayAWebhook: injectDeliverer(service.app) });
-    expect(p.gatewayAWebhookSecret).toMatch(/^[0-9a-f]{64}$/);
-    expect(p.simulators.gatewayA).toBeDefined();
+    const service = serviceApp(() => p.gatewayA.webhookSecret);
+    const p = build(undefined, { deliverWebhook: injectDeliverer(service.app) });
+    expect(p.gatewayA.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.gatewayA.simulator).toBeDefined();
 
-    const { intentId, status } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-DEMO-0001', amountCents: 2500, externalId: 'order-7', description: 'Mesa 2' });
+    const { intentId, status } = await p.gatewayA.client!.createPaymentIntent({ terminalSerial: 'T-DEMO-0001', amountCents: 2500, externalId: 'order-7', description: 'Mesa 2' });
     expect(status).toBe('open');
-    const { webhook } = await p.simulators.gatewayA!.approve(intentId);
+    const { webhook } = await p.gatewayA.simulator!.approve(intentId);
     expect(webhook).toMatchObject({ status: 200 });
     expect(service.events).toEqual([expect.objectContaining({ intentId, externalId: 'order-7', outcome: 'approved' })]);
     expect(service.warnings).toEqual([]);
-    expect((await p.gatewayA!.getPaymentIntent(intentId)).status).toBe('approved');
+    expect((await p.gatewayA.client!.getPaymentIntent(intentId)).status).toBe('approved');
 
     // A webhook signed with another secret is refused by the route.
     const forged = await service.app.inject({
@@ -74,27 +81,26 @@ describe('makePaymentProviders', () => {
   });
 
   it('delivers webhooks over real HTTP to the configured URL', async () => {
-    let p: PaymentProviders;
-    const service = serviceApp(() => p.gatewayAWebhookSecret);
+    const service = serviceApp(() => p.gatewayA.webhookSecret);
     const base = await service.app.listen({ port: 0, host: '127.0.0.1' });
-    p = providers({ ...defaultPaymentsConfig(), gatewayA: { ...defaultPaymentsConfig().gatewayA, simWebhookUrl: `${base}/api/gateway-a/webhook`, simWebhookShape: 'external' } });
-    const { intentId } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 100, externalId: 'order-8', description: 'x' });
-    await p.simulators.gatewayA!.decline(intentId);
+    const p = build({ ...defaultIntegrationsConfig(), gatewayA: { ...defaultIntegrationsConfig().gatewayA, simWebhookUrl: `${base}/api/gateway-a/webhook`, simWebhookShape: 'external' } });
+    const { intentId } = await p.gatewayA.client!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 100, externalId: 'order-8', description: 'x' });
+    await p.gatewayA.simulator!.decline(intentId);
     expect(service.events).toEqual([expect.objectContaining({ shape: 'external', intentId, externalId: 'order-8', outcome: 'declined' })]);
   });
 
   it('mounts the simulators on the service so a person can play the terminal with curl', async () => {
-    const p = providers();
+    const p = build();
     const app = Fastify({ logger: false });
     cleanups.push(() => app.close());
     await p.mountSimulators(app);
 
-    const { intentId } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 990, externalId: 'o', description: 'x' });
+    const { intentId } = await p.gatewayA.client!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 990, externalId: 'o', description: 'x' });
     const list = await app.inject({ method: 'GET', url: '/__sim/gateway-a/__sim/intents' });
     expect(list.json()).toEqual([expect.objectContaining({ id: intentId, state: 'OPEN' })]);
     const approve = await app.inject({ method: 'POST', url: `/__sim/gateway-a/__sim/intents/${intentId}/approve` });
     expect(approve.statusCode).toBe(200);
-    expect((await p.gatewayA!.getPaymentIntent(intentId)).status).toBe('approved');
+    expect((await p.gatewayA.client!.getPaymentIntent(intentId)).status).toBe('approved');
 
     const pay = await app.inject({
       method: 'POST',
@@ -107,8 +113,8 @@ describe('makePaymentProviders', () => {
   });
 
   it('uses the in-process wallet simulator by default', async () => {
-    const p = providers();
-    expect(await p.wallet.charge({
+    const p = build();
+    expect(await p.wallet.client.charge({
       accessToken: WALLET_SIM_ACCOUNT.accessToken,
       cardToken: WALLET_TEST_CARDS.insufficientFunds,
       amountCents: 1000,
@@ -116,35 +122,62 @@ describe('makePaymentProviders', () => {
       payer: { email: 'a@b.co' },
       idempotencyKey: 'k',
     })).toMatchObject({ status: 'rejected', statusDetail: 'cc_rejected_insufficient_amount' });
-    expect(await p.wallet.listDevices(WALLET_SIM_ACCOUNT.accessToken)).toHaveLength(1);
+    expect(await p.wallet.client.listDevices(WALLET_SIM_ACCOUNT.accessToken)).toHaveLength(1);
   });
 
   it('has no gateway_a client when it is off', () => {
-    const d = defaultPaymentsConfig();
-    const p = providers({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' } });
-    expect(p.gatewayA).toBeNull();
-    expect(p.gatewayAWebhookSecret).toBeUndefined();
-    expect(p.simulators.gatewayA).toBeUndefined();
+    const d = defaultIntegrationsConfig();
+    const p = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' } });
+    expect(p.gatewayA.client).toBeNull();
+    expect(p.gatewayA.webhookSecret).toBeUndefined();
+    expect(p.gatewayA.simulator).toBeUndefined();
   });
 
   it('talks to a standalone simulator when a base URL is given, and to the gateway in live mode', async () => {
     const sim = createGatewayASimulator();
     cleanups.push(() => sim.close());
     const url = await sim.listen();
-    const d = defaultPaymentsConfig();
-    const p = providers({ ...d, gatewayA: { ...d.gatewayA, baseUrl: url } });
-    expect(p.simulators.gatewayA).toBeUndefined();
-    const { intentId } = await p.gatewayA!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 100, externalId: 'o', description: 'x' });
+    const d = defaultIntegrationsConfig();
+    const p = build({ ...d, gatewayA: { ...d.gatewayA, baseUrl: url } });
+    expect(p.gatewayA.simulator).toBeUndefined();
+    const { intentId } = await p.gatewayA.client!.createPaymentIntent({ terminalSerial: 'T-1', amountCents: 100, externalId: 'o', description: 'x' });
     expect(sim.getIntent(intentId)).toMatchObject({ state: 'OPEN', amount: 100 });
 
-    const live = providers({ ...d, gatewayA: { ...d.gatewayA, mode: 'live', clientId: 'id', clientSecret: 'secret', sandbox: false } });
-    expect(live.gatewayA).toBeInstanceOf(HttpGatewayAClient);
-    expect(live.gatewayA).toMatchObject({ sandbox: false });
-    expect(live.simulators.gatewayA).toBeUndefined();
+    const live = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'live', clientId: 'id', clientSecret: 'secret', sandbox: false } });
+    expect(live.gatewayA.client).toBeInstanceOf(HttpGatewayAClient);
+    expect(live.gatewayA.client).toMatchObject({ sandbox: false });
+    expect(live.gatewayA.simulator).toBeUndefined();
   });
 });
 
-describe('payment settings from the environment', () => {
+describe('the registry', () => {
+  it('lists each integration once; each fails with its own error class on the shared base', () => {
+    expect(INTEGRATIONS.map((i) => [i.name, i.provider, i.kind])).toEqual([
+      ['gatewayA', 'gateway_a', 'payment'],
+      ['wallet', 'wallet', 'payment'],
+    ]);
+    expect([GatewayAError.provider, WalletError.provider]).toEqual(INTEGRATIONS.map((i) => i.provider));
+    const slow = new GatewayAError('unavailable', 'gateway_a did not answer', { reason: 'timeout' });
+    const no = new WalletError('refused', 'wallet said no', { status: 401, code: 'invalid_access_token' });
+    expect(slow).toBeInstanceOf(IntegrationError);
+    expect(slow).toMatchObject({ name: 'GatewayAError', provider: 'gateway_a', kind: 'unavailable', retryable: true, reason: 'timeout' });
+    expect(no).toMatchObject({ name: 'WalletError', provider: 'wallet', kind: 'refused', retryable: false, status: 401, code: 'invalid_access_token' });
+    expect([isIntegrationError(slow), isUnavailable(slow), isRefused(slow), isRefused(no), isIntegrationError(new Error('x'))]).toEqual([true, true, false, true, false]);
+  });
+
+  it('prints one banner line per integration, its details aligned under it', () => {
+    const d = defaultIntegrationsConfig();
+    expect(build().describe('http://localhost:3000')).toEqual([
+      'gateway_a:  in-process simulator at http://localhost:3000/__sim/gateway-a  (intents: http://localhost:3000/__sim/gateway-a/__sim/intents, from this machine only)',
+      '            approve on the "terminal": curl -X POST http://localhost:3000/__sim/gateway-a/__sim/intents/<intentId>/approve   (or /decline)',
+      'wallet:     in-process simulator at http://localhost:3000/__sim/wallet  (test cards: http://localhost:3000/__sim/wallet/__sim, from this machine only)',
+    ]);
+    const off = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' }, wallet: { ...d.wallet, mode: 'live' } });
+    expect(off.describe('http://localhost:3000')).toEqual(['gateway_a:  off (card payments are confirmed by hand)', 'wallet:     live']);
+  });
+});
+
+describe('integration settings from the environment', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
   const dataDir = () => {
@@ -155,14 +188,14 @@ describe('payment settings from the environment', () => {
 
   it('defaults to in-process simulators with a webhook secret kept in the data dir', () => {
     const dir = dataDir();
-    const a = loadPaymentsConfig({}, dir);
+    const a = loadIntegrationsConfig({}, dir);
     expect(a.gatewayA).toMatchObject({ mode: 'simulator', baseUrl: undefined, sandbox: true, timeoutMs: 60_000, simOutcome: 'manual', webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(a.wallet).toEqual({ mode: 'simulator', baseUrl: undefined, timeoutMs: 60_000 });
-    expect(loadPaymentsConfig({}, dir).gatewayA.webhookSecret).toBe(a.gatewayA.webhookSecret);
+    expect(loadIntegrationsConfig({}, dir).gatewayA.webhookSecret).toBe(a.gatewayA.webhookSecret);
   });
 
   it('reads the gateway settings', () => {
-    const c = loadPaymentsConfig(
+    const c = loadIntegrationsConfig(
       {
         GATEWAY_A_MODE: 'live',
         GATEWAY_A_CLIENT_ID: 'cid',
@@ -180,8 +213,8 @@ describe('payment settings from the environment', () => {
   });
 
   it('does not invent a webhook secret for a standalone simulator or the live gateway', () => {
-    expect(loadPaymentsConfig({ GATEWAY_A_BASE_URL: 'http://127.0.0.1:4010' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
-    expect(loadPaymentsConfig({ GATEWAY_A_MODE: 'live', GATEWAY_A_CLIENT_ID: 'a', GATEWAY_A_CLIENT_SECRET: 'b' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
+    expect(loadIntegrationsConfig({ GATEWAY_A_BASE_URL: 'http://127.0.0.1:4010' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
+    expect(loadIntegrationsConfig({ GATEWAY_A_MODE: 'live', GATEWAY_A_CLIENT_ID: 'a', GATEWAY_A_CLIENT_SECRET: 'b' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
   });
 
   it('refuses inconsistent settings', () => {
@@ -197,7 +230,7 @@ describe('payment settings from the environment', () => {
       { GATEWAY_A_SIM_OUTCOME: 'random' },
       { WALLET_MODE: 'off' },
     ]) {
-      expect(() => loadPaymentsConfig(env, dir), JSON.stringify(env)).toThrow(ConfigError);
+      expect(() => loadIntegrationsConfig(env, dir), JSON.stringify(env)).toThrow(ConfigError);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { ProviderLogger } from './http.js';
+import type { ProviderLogger } from '../http.js';
 
 /** True when the module at `metaUrl` is the script node (or tsx) was started with. */
 export function isMain(metaUrl: string): boolean {

@@ -1,3 +1,7 @@
+/**
+ * What every simulator shares: its servers (in-process for `inject`, or listening), the control API's
+ * access rule (this machine only, never in production) and small reply helpers.
+ */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
@@ -81,3 +85,13 @@ export async function controlApi(
     await register(scope);
   });
 }
+
+/** Simulator routes stay out of the service's OpenAPI document. */
+export const hide = { schema: { hide: true } } as const;
+
+/** A JSON answer that no cache keeps. */
+export const send = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).header('cache-control', 'no-store').send(body);
+
+/** The body as an object (the simulators validate each field themselves); anything else reads as `{}`. */
+export const objectBody = (req: FastifyRequest): Record<string, unknown> =>
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../../platform/clock.js';
-import { ProviderRefusedError, ProviderUnavailableError } from '../errors.js';
-import type { FetchLike } from '../http.js';
+import { manualClock } from '../platform/clock.js';
+import { isRefused, isUnavailable } from './errors.js';
+import { GatewayAError } from './gateway-a/errors.js';
+import type { FetchLike } from './http.js';
 import { ClientCredentialsToken } from './oauth.js';
 
 /** A token endpoint that counts requests; each answer can be held back until released. */
@@ -21,7 +22,7 @@ function tokenEndpoint(opts: { expiresIn?: number; status?: number; hold?: boole
 
 function source(fetch: FetchLike, clock = manualClock()) {
   return new ClientCredentialsToken({
-    provider: 'gateway_a',
+    errors: GatewayAError,
     tokenUrl: 'http://gateway.test/oauth/token',
     clientId: 'cid',
     clientSecret: 'csecret',
@@ -84,7 +85,7 @@ describe('OAuth client-credentials token', () => {
     await new Promise((r) => setTimeout(r, 10));
     ep.release();
     const results = await Promise.allSettled(waiting);
-    expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ProviderUnavailableError)).toBe(true);
+    expect(results.every((r) => r.status === 'rejected' && isUnavailable(r.reason))).toBe(true);
     expect(ep.calls).toHaveLength(1);
 
     ep.state.hold = false;
@@ -101,13 +102,14 @@ describe('OAuth client-credentials token', () => {
     clock.advance(3600_000 - 30_000);
     expect(await tokens.get()).toBe('token-1');
     clock.advance(30_000);
-    await expect(tokens.get()).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(tokens.get()).rejects.toMatchObject({ kind: 'unavailable' });
   });
 
   it('maps rejected client credentials to a refused error with the OAuth error code', async () => {
     const ep = tokenEndpoint({ status: 401 });
     const err = await source(ep.fetch).get().catch((e) => e);
-    expect(err).toBeInstanceOf(ProviderRefusedError);
+    expect(err).toBeInstanceOf(GatewayAError);
+    expect(isRefused(err)).toBe(true);
     expect(err).toMatchObject({ provider: 'gateway_a', status: 401, code: 'invalid_client' });
   });
 

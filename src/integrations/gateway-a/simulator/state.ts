@@ -1,0 +1,137 @@
+/**
+ * What the gateway_a simulator remembers: issued OAuth tokens, known terminals, and the payment
+ * intents as the gateway's API shows them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { Clock } from '../../../platform/clock.js';
+import { send } from '../../simulator/server.js';
+import { TERMINAL_SERIAL } from '../client.js';
+import type { GatewayAWebhookShape } from '../webhook.js';
+
+export const GATEWAY_A_SIM_CLIENT_ID = 'sim-gateway-a-client';
+export const GATEWAY_A_SIM_CLIENT_SECRET = 'sim-gateway-a-secret';
+/** Token lifetime of the simulator unless told otherwise (6 hours, like the real gateway). */
+export const GATEWAY_A_SIM_TOKEN_TTL_SECONDS = 21_600;
+
+export type SimOutcomeMode = 'manual' | 'approve' | 'decline';
+
+export type IntentState = 'OPEN' | 'ON_TERMINAL' | 'PROCESSING' | 'FINISHED' | 'CANCELED' | 'ERROR';
+/** States in which an intent waits for the terminal: it can still be decided or cancelled. */
+export const PENDING: ReadonlySet<IntentState> = new Set(['OPEN', 'ON_TERMINAL', 'PROCESSING']);
+
+export interface SimIntent {
+  id: string;
+  deviceId: string;
+  amount: number;
+  description: string | null;
+  externalReference: string | null;
+  printOnTerminal: boolean;
+  state: IntentState;
+  payment: { id: number; state: 'approved' | 'rejected'; type: string } | null;
+  declineReason: string | null;
+  sandbox: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  lastShape: GatewayAWebhookShape | null;
+}
+
+/** The intent as the gateway's API shows it. */
+export interface SimIntentView {
+  id: string;
+  device_id: string;
+  amount: number;
+  description?: string;
+  state: IntentState;
+  payment?: { id: number; state: 'approved' | 'rejected'; type: string };
+  additional_info: { external_reference?: string; print_on_terminal: boolean };
+  created_at: string;
+}
+
+export function viewIntent(i: SimIntent): SimIntentView {
+  return {
+    id: i.id,
+    device_id: i.deviceId,
+    amount: i.amount,
+    ...(i.description !== null ? { description: i.description } : {}),
+    state: i.state,
+    ...(i.payment ? { payment: { ...i.payment } } : {}),
+    additional_info: {
+      ...(i.externalReference !== null ? { external_reference: i.externalReference } : {}),
+      print_on_terminal: i.printOnTerminal,
+    },
+    created_at: i.createdAt.toISOString(),
+  };
+}
+
+/** A refusal of the simulated gateway, answered as `{ error, message, status }`. */
+export class SimulatorError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers a SimulatorError as the gateway would; anything else is the server's 500. */
+export function replyError(reply: FastifyReply, err: unknown) {
+  if (err instanceof SimulatorError) return send(reply, err.status, { error: err.code, message: err.message, status: err.status });
+  throw err;
+}
+
+/** OAuth access tokens issued by the simulator, each valid for `ttlSeconds`. */
+export function tokenStore(clock: Clock, ttlSeconds: number) {
+  const tokens = new Map<string, number>(); // token -> expiresAt (ms)
+  let requests = 0;
+  return {
+    /** Token requests received, granted or not. */
+    get requests() {
+      return requests;
+    },
+    countRequest() {
+      requests++;
+    },
+    issue(): { access_token: string; token_type: string; expires_in: number; scope: string; live_mode: boolean } {
+      const now = clock.now().getTime();
+      for (const [t, exp] of tokens) if (exp <= now) tokens.delete(t);
+      const value = `APP_USR-sim-${randomBytes(24).toString('hex')}`;
+      tokens.set(value, now + ttlSeconds * 1000);
+      return { access_token: value, token_type: 'bearer', expires_in: ttlSeconds, scope: 'offline_access read write', live_mode: false };
+    },
+    /** True for `Bearer <token>` with a token issued here and not expired. */
+    valid(header: string | undefined): boolean {
+      const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+      if (!m) return false;
+      const exp = tokens.get(m[1]);
+      return exp !== undefined && clock.now().getTime() < exp;
+    },
+    /** Revokes every issued token (the next API call gets 401). */
+    revoke() {
+      tokens.clear();
+    },
+  };
+}
+export type TokenStore = ReturnType<typeof tokenStore>;
+
+/** The terminals (devices) of the account: a fixed list, or any `T-...` serial (remembered once used). */
+export function terminalRegistry(fixed?: string[]) {
+  const strict = fixed !== undefined;
+  const serials = new Set(fixed ?? []);
+  return {
+    /** True when only the listed terminals exist. */
+    strict,
+    serials: serials as ReadonlySet<string>,
+    known(serial: string): boolean {
+      if (!TERMINAL_SERIAL.test(serial)) return false;
+      if (strict) return serials.has(serial);
+      serials.add(serial);
+      return true;
+    },
+    add(serial: string) {
+      serials.add(serial);
+    },
+  };
+}
+export type TerminalRegistry = ReturnType<typeof terminalRegistry>;

@@ -1,0 +1,60 @@
+/**
+ * The online wallet gateway: the integration's one public entry. Its client speaks to the real
+ * gateway (`live`), to a standalone simulator (a base URL) or to a simulator inside this process
+ * (the default), always over HTTP (in-process through Fastify `inject`).
+ */
+import type { FastifyInstance } from 'fastify';
+import { injectFetch } from '../http.js';
+import { defineIntegration, type BuiltIntegration, type IntegrationDeps } from '../integration.js';
+import { HttpWalletClient, type WalletClient } from './client.js';
+import { defaultWalletConfig, parseWalletConfig, type WalletConfig } from './config.js';
+import { createWalletSimulator, type WalletSimulator } from './simulator/index.js';
+
+export type { WalletCharge, WalletChargeInput, WalletClient, WalletDevice, WalletPayer } from './client.js';
+export type { WalletConfig } from './config.js';
+export { WalletError } from './errors.js';
+export { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, type WalletSimulator } from './simulator/index.js';
+
+/** Where the in-process simulator is served on the service (`mount`). */
+export const WALLET_SIM_PREFIX = '/__sim/wallet';
+
+export interface WalletIntegration extends BuiltIntegration<WalletClient> {
+  simulator?: WalletSimulator;
+}
+
+function createWallet(w: WalletConfig, { clock, log, fetch, simulatorControl }: IntegrationDeps): WalletIntegration {
+  let client: WalletClient;
+  let simulator: WalletSimulator | undefined;
+  if (w.mode === 'live' || w.baseUrl) {
+    client = new HttpWalletClient({ baseUrl: w.baseUrl, timeoutMs: w.timeoutMs, fetch, log });
+  } else {
+    simulator = createWalletSimulator({ clock, log });
+    // The server is closed by simulator.close().
+    client = new HttpWalletClient({ baseUrl: 'http://wallet.simulator.internal', timeoutMs: w.timeoutMs, fetch: injectFetch(simulator.buildServer()), log });
+  }
+
+  return {
+    client,
+    simulator,
+    async mount(app: FastifyInstance) {
+      if (simulator) await app.register(simulator.routes, { prefix: WALLET_SIM_PREFIX, control: simulatorControl });
+    },
+    describe(baseUrl) {
+      if (!simulator) return [w.mode === 'live' ? 'live' : `simulator at ${w.baseUrl}`];
+      const ws = `${baseUrl}${WALLET_SIM_PREFIX}`;
+      return [`in-process simulator at ${ws}` + (simulatorControl ? `  (test cards: ${ws}/__sim, from this machine only)` : '')];
+    },
+    async close() {
+      await simulator?.close();
+    },
+  };
+}
+
+export const wallet = defineIntegration({
+  name: 'wallet',
+  provider: 'wallet',
+  kind: 'payment',
+  parseConfig: parseWalletConfig,
+  defaultConfig: defaultWalletConfig,
+  create: createWallet,
+});
