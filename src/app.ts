@@ -14,26 +14,18 @@ import { installOpenApi } from './platform/openapi.js';
 import { tenantResolver } from './platform/tenancy.js';
 import { installValidators } from './platform/validation.js';
 import { makeMailer, type Mailer } from './platform/mail.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { authService } from './modules/auth/auth.service.js';
-import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
-import { tenantsService } from './modules/tenants/tenants.service.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { usersService } from './modules/users/users.service.js';
-import { menuRoutes } from './modules/menu/menu.routes.js';
-import { menuService } from './modules/menu/menu.service.js';
-import { tablesRoutes } from './modules/tables/tables.routes.js';
-import { tablesService } from './modules/tables/tables.service.js';
-import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
-import { reservationsService } from './modules/reservations/reservations.service.js';
-import { rateLimiter } from './platform/rate-limit.js';
-import { idempotency } from './platform/idempotency.js';
-import { injectDeliverer, makePaymentProviders, type PaymentProviders, type PaymentProvidersOptions } from './integrations/providers.js';
-import { branchesService } from './modules/branches/branches.service.js';
-import { ordersRoutes } from './modules/orders/orders.routes.js';
-import { ordersService } from './modules/orders/orders.service.js';
-import { paymentsRoutes } from './modules/orders/payments.routes.js';
-import { PAYMENT_SWEEP_JOB, paymentsService } from './modules/orders/payments.service.js';
+import { buildModules, registerRoutes, startSchedules, type ServicesOf } from './platform/module.js';
+import { authModule } from './modules/auth/index.js';
+import { branchesModule } from './modules/branches/index.js';
+import { menuModule } from './modules/menu/index.js';
+import { ordersModule } from './modules/orders/index.js';
+import { reservationsModule } from './modules/reservations/index.js';
+import { tablesModule } from './modules/tables/index.js';
+import { tenantsModule } from './modules/tenants/index.js';
+import { usersModule } from './modules/users/index.js';
+import { rateLimiter, type RateLimiter } from './platform/rate-limit.js';
+import { idempotency, type Idempotency } from './platform/idempotency.js';
+import { buildIntegrations, injectDeliverer, type Integrations, type IntegrationsOptions } from './integrations/registry.js';
 
 export interface AppOptions {
   database: Database;
@@ -43,8 +35,8 @@ export interface AppOptions {
   /** Job queue tuning. Workers run when the role is worker or all, unless `jobs.workers` says otherwise. */
   jobs?: Partial<Pick<JobsOptions, 'workers' | 'scheduler' | 'pollingIntervalMs' | 'poolSize' | 'stopTimeoutMs' | 'boss'>>;
   realtime?: Partial<Pick<RealtimeOptions, 'heartbeatIntervalMs' | 'heartbeatTimeoutMs' | 'maxTrackedOrders' | 'maxJoinsPerMinute'>>;
-  /** Payment provider overrides (tests pass a fetch or a webhook deliverer). */
-  payments?: PaymentProvidersOptions;
+  /** Integration overrides (tests pass a fetch or a webhook deliverer). */
+  integrations?: IntegrationsOptions;
   /** Outgoing mail; default SMTP when `SMTP_URL` is set, else the log (tests pass a memory transport). */
   mailer?: Mailer;
 }
@@ -69,23 +61,16 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-export function buildServices(deps: Deps, providers: PaymentProviders) {
-  const branches = branchesService(deps);
-  const users = usersService(deps, branches);
-  const auth = authService(deps, users);
-  const tenants = tenantsService(deps);
-  const rateLimits = rateLimiter(deps.db, deps.clock);
-  const menu = menuService(deps);
-  const tables = tablesService(deps);
-  const reservations = reservationsService(deps);
-  const orders = ordersService(deps, { menu, tables, branches });
-  const payments = paymentsService(deps, { orders, providers, tenants, branches });
-  return { users, auth, tenants, rateLimits, menu, tables, reservations, branches, orders, payments, idempotency: idempotency(deps.db, deps.clock) };
-}
+/**
+ * The business modules (`src/modules/<name>/index.ts`). Their services are built in dependency order,
+ * their routes mounted in this order, their jobs and schedules registered (`platform/module.ts`).
+ */
+export const MODULES = [authModule, tenantsModule, usersModule, branchesModule, menuModule, tablesModule, reservationsModule, ordersModule] as const;
 
-export type Services = ReturnType<typeof buildServices>;
+/** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */
+export type Services = ServicesOf<typeof MODULES> & { rateLimits: RateLimiter; idempotency: Idempotency };
 
-export type App = FastifyInstance & { services: Services; deps: Deps; jobs: Jobs; realtime: Realtime; providers: PaymentProviders };
+export type App = FastifyInstance & { services: Services; deps: Deps; jobs: Jobs; realtime: Realtime; integrations: Integrations };
 
 export async function buildApp(opts: AppOptions): Promise<App> {
   const { database, config } = opts;
@@ -121,17 +106,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   // A change to a user's access also re-checks their kitchen and inventory sockets, here and in the other processes.
   deps.members.onForget((userId) => realtime.userChanged(userId));
   // In-process simulators deliver their webhooks through the app itself (no socket, same route and signature check).
-  const providers = makePaymentProviders(config, { clock, log: app.log, gatewayAWebhook: injectDeliverer(app), ...opts.payments });
-  const services = buildServices(deps, providers);
-  realtime.setOrderLookup(async (slug, orderNumber) => {
-    const tenant = await deps.tenants.bySlug(slug);
-    const order = tenant?.isActive ? await services.orders.findByNumber(tenant.id, orderNumber) : null;
-    return order ? { tenantId: order.tenantId, orderNumber: order.orderNumber } : null;
-  });
+  const integrations = buildIntegrations(config, { clock, log: app.log, deliverWebhook: injectDeliverer(app), ...opts.integrations });
+  const modules = buildModules(MODULES, { ...deps, integrations }, jobs);
+  const platformServices = { rateLimits: rateLimiter(deps.db, deps.clock), idempotency: idempotency(deps.db, deps.clock) };
+  const services: Services = { ...modules.services, ...platformServices };
   app.addHook('onReady', async () => {
     await realtime.start();
     await jobs.start();
-    await jobs.schedule(PAYMENT_SWEEP_JOB, '* * * * *');
+    await startSchedules(modules, jobs);
   });
   app.addHook('preClose', async () => {
     // Stop taking WebSocket clients and new jobs at once; running jobs finish during onClose.
@@ -141,23 +123,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     await realtime.close();
-    await providers.close();
+    await integrations.close();
     await deps.mail.close();
   });
 
   healthRoutes(app, database);
-  await providers.mountSimulators(app);
+  await integrations.mountSimulators(app);
   await app.register(async (scope) => {
     installGuards(scope, deps);
-    authRoutes(scope, services);
-    tenantsRoutes(scope, services);
-    usersRoutes(scope, services);
-    menuRoutes(scope, services);
-    tablesRoutes(scope, services);
-    reservationsRoutes(scope, { ...services, config });
-    ordersRoutes(scope, services);
-    paymentsRoutes(scope, services);
+    registerRoutes(scope, modules, MODULES, { ...platformServices, config });
   });
 
-  return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime, providers });
+  return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime, integrations });
 }

@@ -1,31 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
-import type { Services } from './app.js';
-import { seedDemoBranches } from './modules/branches/branches.demo.js';
+import { MODULES, type Services } from './app.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { users } from './db/schema/users.js';
-import { seedDemoMenu } from './modules/menu/menu.demo.js';
-import { seedDemoReservations } from './modules/reservations/reservations.demo.js';
-import { seedDemoTables } from './modules/tables/tables.demo.js';
 import { systemClock } from './platform/clock.js';
+import { seedDemo, type DemoSeedContext, type SeedLogin } from './platform/module.js';
 
-export interface SeedLogin {
-  who: string;
-  email: string;
-  password: string | null;
-  tenant?: string;
-}
+export type { SeedLogin } from './platform/module.js';
 
 const generatedPassword = () => randomBytes(9).toString('base64url');
 
 /**
- * First start on an empty database: the superadmin and the demo tenant.
- * Returns the logins to print once; nothing is created when users already exist.
+ * First start on an empty database: the superadmin, then the demo tenant, which every module's
+ * `demoSeed` fills in dependency order (branches and PDVs, its users, menu, tables, reservations).
+ * Returns the logins to print once; nothing is created when the superadmin already exists.
+ * (`_db` is kept for the callers: everything goes through the modules' services.)
  */
-export async function seedFirstStart(db: Db, services: Services, config: Config, env = process.env): Promise<SeedLogin[]> {
-  const [{ n }] = await db.select({ n: count() }).from(users).where(eq(users.isSuperadmin, true));
-  if (Number(n) > 0) return [];
+export async function seedFirstStart(_db: Db, services: Services, config: Config, env = process.env): Promise<SeedLogin[]> {
+  if (await services.users.hasSuperadmin()) return [];
   const logins: SeedLogin[] = [];
 
   const saEmail = config.superadminEmail ?? 'superadmin@example.com';
@@ -35,7 +26,6 @@ export async function seedFirstStart(db: Db, services: Services, config: Config,
   logins.push({ who: 'superadmin', email: saEmail, password: config.superadminPassword ? null : saPassword });
 
   if (!config.seedDemo || (await services.tenants.findBySlug('demo'))) return logins;
-  const demoPassword = env.DEMO_PASSWORD || generatedPassword();
   const tenant = await services.tenants.create({
     name: 'Cantina Demo',
     slug: 'demo',
@@ -44,17 +34,12 @@ export async function seedFirstStart(db: Db, services: Services, config: Config,
     plan: 'premium',
     businessType: 'restaurant',
   });
-  const points = await seedDemoBranches(services.branches, tenant._id);
-  for (const [role, email, name] of [
-    ['admin', 'admin@demo.local', 'Ana Admin'],
-    ['staff', 'staff@demo.local', 'Bruno Garçom'],
-  ] as const) {
-    const id = await services.users.createAccount({ email, name, password: demoPassword });
-    await services.users.addMember(tenant._id, id, role, role === 'staff' ? { assignedPdvIds: points.pdvIds } : {});
-    logins.push({ who: `demo ${role}`, email, password: demoPassword, tenant: 'demo' });
-  }
-  await seedDemoMenu(services.menu, tenant._id);
-  await seedDemoTables(services.tables, tenant._id);
-  await seedDemoReservations(services.reservations, { id: tenant._id, timezone: tenant.timezone }, systemClock);
+  const demo: DemoSeedContext = {
+    tenant: { id: tenant._id, slug: tenant.slug, timezone: tenant.timezone },
+    password: env.DEMO_PASSWORD || generatedPassword(),
+    clock: systemClock,
+    addLogin: (login) => logins.push(login),
+  };
+  await seedDemo(MODULES, services, demo);
   return logins;
 }

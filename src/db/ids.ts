@@ -16,8 +16,10 @@ export function newId(now: number = Date.now()): string {
   return buf.toString('hex');
 }
 
+/** The one definition of an id's shape: schemas (`platform/schemas.ts` `Id`) and `isId` both use it. */
 export const ID_PATTERN = '^[0-9a-f]{24}$';
+const ID = new RegExp(ID_PATTERN);
 
 export function isId(value: unknown): value is string {
-  return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
+  return typeof value === 'string' && ID.test(value);
 }

@@ -5,7 +5,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** An error meant for the client: rendered as `{ statusCode, error, message, code?, details? }`. */
+/** An error of the platform's HTTP code, meant for the client: rendered as `{ statusCode, error, message, code?, details? }`. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -18,8 +18,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: ErrorDetail[], code?: string) =>
-  new HttpError(400, message, code ?? 'bad_request', details);
+// HTTP errors of the platform's own HTTP code (guards, idempotency, business-type hooks). Services throw the
+// domain errors of `domain-errors.ts` instead, which `platform/http.ts` maps to a status.
 export const invalidField = (field: string, message: string) =>
   new HttpError(400, `${field}: ${message}`, 'validation', [{ field, message }]);
 export const unauthorized = (message = 'Authentication required') => new HttpError(401, message, 'unauthorized');
@@ -28,7 +28,6 @@ export const forbidden = (message = 'You do not have access to this resource', c
 export const notFound = (what = 'Resource') => new HttpError(404, `${what} not found`, 'not_found');
 export const conflict = (message: string, code = 'conflict', details?: ErrorDetail[]) =>
   new HttpError(409, message, code, details);
-export const unprocessable = (message: string, code = 'unprocessable') => new HttpError(422, message, code);
 
 export function errorBody(statusCode: number, message: string, code?: string, details?: ErrorDetail[]) {
   return {
@@ -38,11 +37,4 @@ export function errorBody(statusCode: number, message: string, code?: string, de
     ...(code ? { code } : {}),
     ...(details && details.length ? { details } : {}),
   };
-}
-
-/** PostgreSQL unique violation on the named constraint (works for pg and PGlite errors). */
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; constraint?: string; cause?: unknown };
-  if (e && e.code === '23505') return constraint ? e.constraint === constraint : true;
-  return e?.cause ? isUniqueViolation(e.cause, constraint) : false;
 }

@@ -5,11 +5,14 @@ import { jobIdForKey, pgliteExecutor, transactionExecutor } from './jobs-sql.js'
 
 /**
  * Background jobs on PostgreSQL (pg-boss 10), the same on PGlite and on a server.
- * Modules use this interface, never pg-boss:
+ * Modules use this interface, never pg-boss. A module declares its jobs with typed payloads
+ * (`defineJob`), names their handlers and cron schedules in its entry (`index.ts`, see `module.ts`),
+ * and the app registers them; services send with the declaration, so the payload is type-checked:
  *
- *   deps.jobs.register('payments.expire', async (data, job) => { ... }, { retryLimit: 2 });
- *   await deps.jobs.send('payments.expire', { orderId }, { startAfter: 60, singletonKey: orderId, tx });
+ *   export const expiryJob = defineJob<{ orderId: string }>('payments.expire', { retryLimit: 3 });  // <domain>.jobs.ts
+ *   await deps.jobs.send(expiryJob, { orderId }, { startAfter: 60, singletonKey: orderId, tx });     // in the service
  *
+ * Plain queue names (`register('name', handler)`, `send('name', data)`) remain for tests and platform code.
  * Delivery is at least once: a handler may run again after a crash or a timeout, so handlers are idempotent.
  * pg-boss stores the jobs, dedupes, schedules cron and fails jobs stuck in `active` (maintenance);
  * this file runs the handlers (poll loops per queue, `drain()` for tests) and stops them gracefully.
@@ -26,6 +29,36 @@ export interface JobInfo {
 }
 
 export type JobHandler<T extends object = Record<string, unknown>> = (data: T, job: JobInfo) => Promise<unknown> | unknown;
+
+/**
+ * A job as its module declares it: the queue name, the queue options and (in the type only) the
+ * payload. Made by `defineJob`; `send(job, data)` checks `data` against the payload type.
+ */
+export interface JobDef<T extends object = Record<string, never>> {
+  readonly name: string;
+  readonly options: QueueOptions;
+  /** Never set: carries the payload type (`JobDef<never>` accepts every declaration). */
+  readonly payloadType?: (payload: T) => void;
+}
+
+/** The jobs of one module by key, e.g. `{ expire: defineJob<ExpiryJob>('payments.expire') }`. */
+export type JobMap = Readonly<Record<string, JobDef<never>>>;
+
+export type PayloadOf<J> = J extends JobDef<infer T> ? T : never;
+
+/** One handler for every job of a map, with the payload type of its declaration. */
+export type JobHandlers<M extends JobMap> = { [K in keyof M]: JobHandler<PayloadOf<M[K]>> };
+
+/** Declares a job: `defineJob<{ orderId: string }>('orders.remind', { retryLimit: 5 })`. Payload-less jobs omit the type. */
+export function defineJob<T extends object = Record<string, never>>(name: string, options: QueueOptions = {}): JobDef<T> {
+  if (!QUEUE_NAME.test(name)) throw new Error(`job queue: invalid queue name ${name}`);
+  return Object.freeze({ name, options: Object.freeze({ ...options }) });
+}
+
+/** A declared job or a plain queue name. */
+export type JobRef = string | JobDef<never>;
+
+const nameOf = (job: JobRef) => (typeof job === 'string' ? job : job.name);
 
 export interface QueueOptions {
   /** Retries after the first attempt (default 2: three attempts in all). */
@@ -82,7 +115,7 @@ export interface JobView {
 
 export interface DrainOptions {
   /** Queues to run (default: all registered). */
-  names?: string[];
+  names?: JobRef[];
   /** Also run jobs whose start time or retry backoff is still in the future (default false). */
   includeDelayed?: boolean;
   /** Stop after this many handler runs (default: until no job is due; over 10000 runs throws, as a guard against self-feeding handlers). */
@@ -97,15 +130,20 @@ export interface DrainResult {
 }
 
 export interface Jobs {
-  /** Declares a queue and its handler. Call before `start()` in every role: api processes send to it too. */
+  /**
+   * Declares a queue and its handler (options: the declaration's, then these). Call before `start()` in every
+   * role: api processes send to it too. The app registers the jobs of its modules; modules do not call this.
+   */
+  register<T extends object>(job: JobDef<T>, handler: JobHandler<T>, options?: QueueOptions): void;
   register<T extends object>(name: string, handler: JobHandler<T>, options?: QueueOptions): void;
   /** Enqueues a job; the job id, or null when dropped as a duplicate of `singletonKey`. */
+  send<T extends object>(job: JobDef<T>, data: NoInfer<T>, options?: SendOptions): Promise<string | null>;
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
-  /** Runs `name` on a cron (5 fields, minutes). Stored in the database: one schedule per queue for all processes. */
-  schedule(name: string, cron: string, data?: object, options?: { tz?: string }): Promise<void>;
-  unschedule(name: string): Promise<void>;
-  stats(name: string): Promise<QueueStats>;
-  job(name: string, id: string): Promise<JobView | null>;
+  /** Runs a job on a cron (5 fields, minutes). Stored in the database: one schedule per queue for all processes. */
+  schedule(job: JobRef, cron: string, data?: object, options?: { tz?: string }): Promise<void>;
+  unschedule(job: JobRef): Promise<void>;
+  stats(job: JobRef): Promise<QueueStats>;
+  job(job: JobRef, id: string): Promise<JobView | null>;
   /** Runs due jobs in this process now, until none is left. For tests and scripts. */
   drain(options?: DrainOptions): Promise<DrainResult>;
   /** Installs or migrates pg-boss's schema, creates the queues, and starts the workers when enabled. */
@@ -143,7 +181,7 @@ interface Running {
 
 interface Queue {
   name: string;
-  handler: JobHandler<any>;
+  handler: JobHandler<object>;
   options: Required<QueueOptions>;
   running: Map<string, Running>;
   loop: Promise<void> | null;
@@ -153,7 +191,6 @@ interface Queue {
 
 const QUEUE_NAME = /^[a-z][a-z0-9_.-]{0,99}$/i;
 const SCHEMA = 'pgboss';
-const STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
@@ -325,13 +362,16 @@ export function createJobs(opts: JobsOptions): Jobs {
       return opts.workers;
     },
 
-    register(name, handler, options = {}) {
+    register(job: JobRef, handler: JobHandler<never>, extra: QueueOptions = {}) {
+      const name = nameOf(job);
+      const options = typeof job === 'string' ? extra : { ...job.options, ...extra };
       if (!QUEUE_NAME.test(name)) throw new Error(`job queue: invalid queue name ${name}`);
       if (queues.has(name)) throw new Error(`job queue: ${name} is already registered`);
       if (starting || started) throw new Error(`job queue: register ${name} before start()`);
       const q: Queue = {
         name,
-        handler,
+        // The payload is what `send` checked against the declaration (or the caller's type for a plain name).
+        handler: handler as JobHandler<object>,
         options: { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300, concurrency: 1, ...options },
         running: new Map(),
         loop: null,
@@ -343,7 +383,8 @@ export function createJobs(opts: JobsOptions): Jobs {
       queues.set(name, q);
     },
 
-    async send(name, data, options = {}) {
+    async send(job: JobRef, data: object, options: SendOptions = {}) {
+      const name = nameOf(job);
       const q = queueOf(name);
       const b = running();
       if (!isPlainObject(data)) throw new Error(`job queue: the data of a ${name} job must be a plain object`);
@@ -360,17 +401,19 @@ export function createJobs(opts: JobsOptions): Jobs {
       return id;
     },
 
-    async schedule(name, cron, data, options = {}) {
+    async schedule(job, cron, data, options = {}) {
+      const name = nameOf(job);
       queueOf(name);
       if (started) await running().schedule(name, cron, data ?? {}, { tz: options.tz ?? 'UTC' });
       else pendingSchedules.push({ name, cron, data, tz: options.tz });
     },
 
-    async unschedule(name) {
-      await running().unschedule(name);
+    async unschedule(job) {
+      await running().unschedule(nameOf(job));
     },
 
-    async stats(name) {
+    async stats(job) {
+      const name = nameOf(job);
       queueOf(name);
       const { rows } = await running()
         .getDb()
@@ -380,7 +423,7 @@ export function createJobs(opts: JobsOptions): Jobs {
           [name],
         );
       const stats: QueueStats = { waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0, cancelled: 0 };
-      for (const r of rows as Array<{ state: (typeof STATES)[number]; later: boolean; n: number }>) {
+      for (const r of rows as Array<{ state: JobView['state']; later: boolean; n: number }>) {
         const n = Number(r.n);
         if (r.state === 'created' || r.state === 'retry') stats[r.later ? 'delayed' : 'waiting'] += n;
         else stats[r.state] += n;
@@ -388,7 +431,8 @@ export function createJobs(opts: JobsOptions): Jobs {
       return stats;
     },
 
-    async job(name, id) {
+    async job(job, id) {
+      const name = nameOf(job);
       queueOf(name);
       const j = await running().getJobById<object>(name, id, { includeArchive: true });
       if (!j) return null;
@@ -408,7 +452,7 @@ export function createJobs(opts: JobsOptions): Jobs {
 
     async drain(options = {}) {
       const b = running();
-      const names = options.names ?? [...queues.keys()];
+      const names = options.names?.map(nameOf) ?? [...queues.keys()];
       const limit = options.limit ?? Infinity;
       const result: DrainResult = { runs: 0, completed: 0, failed: 0 };
       for (;;) {

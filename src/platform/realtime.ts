@@ -1,16 +1,16 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { Server, type Namespace, type Socket } from 'socket.io';
 import type { Database, Db } from '../db/client.js';
-import { tenants } from '../db/schema/tenants.js';
-import type { MemberRole } from '../db/schema/users.js';
+import { isId } from '../db/ids.js';
 import { scopeOf, type BranchScope } from './auth/guards.js';
 import type { JwtSigner } from './auth/jwt.js';
+import { ROOM_ROLES } from './auth/permissions.js';
 import { loadMember, tokenIsCurrent } from './auth/principal.js';
 import { systemClock, type Clock } from './clock.js';
+import { tenantResolver, type TenantResolver } from './tenancy.js';
 
 /**
  * Real-time events over socket.io (spec section 6). Services emit through this interface and never
@@ -148,6 +148,8 @@ export interface RealtimeOptions {
   /** Join attempts one socket may make per minute (default 30). */
   maxJoinsPerMinute?: number;
   clock?: Clock;
+  /** Reads a tenant's activation and business type on joins and re-checks (default: a resolver on `db`). */
+  tenants?: Pick<TenantResolver, 'byId'>;
   /** How often every staff socket is re-checked (default 60 s). */
   revalidateEveryMs?: number;
 }
@@ -165,14 +167,8 @@ interface Grant {
   rooms: string[];
 }
 
-const TENANT_ID = /^[0-9a-f]{24}$/;
 const SLUG = /^[a-z0-9-]{1,64}$/;
 const ORDER_NUMBER = /^[0-9A-Za-z-]{1,40}$/;
-/** The kitchen is worked by the roles that work the floor (the order routes' roles); accountants are not. */
-const ROLES: Record<StaffRoom, readonly MemberRole[]> = {
-  kitchen: ['admin', 'branch_manager', 'staff'],
-  inventory: ['admin', 'staff'],
-};
 const ATTACHMENTS_TABLE = 'socket_io_attachments';
 /** Server-side event (through the adapter) telling the other processes to re-check a user's sockets. */
 const USER_CHANGED = 'ro:userChanged';
@@ -233,17 +229,14 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const main = io.of('/');
   const inventory = io.of('/inventory');
 
-  async function tenantState(tenantId: string) {
-    const [row] = await db.select({ isActive: tenants.isActive, businessType: tenants.businessType }).from(tenants).where(eq(tenants.id, tenantId));
-    return row ?? null;
-  }
+  const tenants = opts.tenants ?? tenantResolver(db);
 
   /**
    * What the user, with a token of session version `sv`, may join now: the socket.io rooms of their
    * scope, or why not. Read from the database (not the member cache): joins and re-checks are rare.
    */
   async function access(userId: string, sv: number, tenantId: string, kind: StaffRoom): Promise<{ rooms: string[] } | Denied> {
-    const [found, tenant] = await Promise.all([loadMember(db, userId, tenantId), tenantState(tenantId)]);
+    const [found, tenant] = await Promise.all([loadMember(db, userId, tenantId), tenants.byId(tenantId)]);
     // A deleted user (their last membership removed) lost access; an older session version means the token was ended.
     if (!found) return deny('unauthorized', 'Invalid or expired token');
     if (!tokenIsCurrent({ sv }, found.principal)) return deny('unauthorized', 'Invalid or expired token', 'token_expired');
@@ -256,7 +249,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     if (!found.principal.isSuperadmin) {
       const m = found.membership;
       if (!m) return deny('forbidden', 'You are not a member of this tenant');
-      if (!ROLES[kind].includes(m.role)) return deny('forbidden', `Joining needs one of the roles: ${ROLES[kind].join(', ')}, superadmin`);
+      const roles: readonly string[] = ROOM_ROLES[kind];
+      if (!roles.includes(m.role)) return deny('forbidden', `Joining needs one of the roles: ${roles.join(', ')}, superadmin`);
       scope = scopeOf(m.role, m.assignedBranchIds, m.assignedPdvIds);
     }
     return { rooms: kind === 'kitchen' ? kitchenRoomsFor(tenantId, scope) : [rooms.inventory(tenantId)] };
@@ -269,7 +263,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const joining = new Map<string, { count: number; changes: number }>();
 
   async function joinStaffRoom(socket: Socket, kind: StaffRoom, tenantId: unknown, token: unknown): Promise<JoinAck> {
-    if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
+    if (!isId(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
     if (typeof token !== 'string' || token === '') return fail('unauthorized', 'A bearer token is needed');
     const claims = await jwt.verify(token);
     if (!claims) return fail('unauthorized', 'Invalid or expired token');
@@ -372,7 +366,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
 
     on(socket, 'leaveKitchen', async (payload) => {
       const tenantId = tenantIdOf(payload);
-      if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
+      if (!isId(tenantId)) return fail('bad_request', 'tenantId must be a tenant id');
       const room = rooms.kitchen(tenantId);
       const grants = grantsOf(socket);
       for (const r of grants.get(room)?.rooms ?? [room]) await socket.leave(r);
@@ -484,7 +478,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
           const busy = () => p.totalCount - deadClients.size > p.idleCount;
           for (let i = 0; i < 50 && busy(); i++) {
             await new Promise((r) => setTimeout(r, 100));
-            for (const nsp of [main, inventory]) nsp.adapter.close();
+            for (const nsp of [main, inventory]) void nsp.adapter.close();
           }
           // pool.end() resolves once every client is back; a dead checked-out one never comes back, and its
           // socket is already closed, so nothing is left open by not waiting for it.

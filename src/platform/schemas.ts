@@ -1,8 +1,17 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { ID_PATTERN } from '../db/ids.js';
 
-/** Shared request/response schema pieces. */
+/**
+ * Shared request/response schema pieces. Every module takes these from here and defines none of its own:
+ * `Id` (and `ID_PATTERN`, whose one definition sits beside the id generator in `db/ids.ts`), `Nullable`,
+ * `StringEnum`, `Body`, dates, `withErrors`.
+ */
+export { ID_PATTERN };
+/** A record id: 24 lowercase hex characters (a malformed one in a path or body is a 400, never a database error). */
 export const Id = Type.String({ pattern: ID_PATTERN, description: '24 hex characters' });
+
+/** `T` or `null` (`/openapi.json` shows `nullable: true`; the type is `Static<T> | null`). */
+export const Nullable = <T extends TSchema>(schema: T, options: SchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
 export const Slug = Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$', minLength: 1, maxLength: 64 });
 export const Timestamp = Type.String({ format: 'date-time' });
 
@@ -36,11 +45,19 @@ export const ErrorResponse = Type.Object(
   { $id: 'Error', description: 'Every error has this shape' },
 );
 
+export type ErrorBody = Static<typeof ErrorResponse>;
+/** A reference to the shared error body, typed as it, so handlers' answers are checked against their response schemas. */
+const ErrorRef = (): TUnsafe<ErrorBody> => Type.Unsafe<ErrorBody>(Type.Ref('Error'));
+
+type DefaultErrorCode = 400 | 401 | 403 | 404;
 /** Responses every guarded route can give, merged into a route's own. */
-export function withErrors<T extends Record<number, TSchema>>(responses: T, codes: number[] = [400, 401, 403, 404]) {
+export function withErrors<T extends Record<number, TSchema>, C extends number = DefaultErrorCode>(
+  responses: T,
+  codes: readonly C[] = [400, 401, 403, 404] as readonly DefaultErrorCode[] as readonly C[],
+): { [K in C | keyof T]: K extends keyof T ? T[K] : TUnsafe<ErrorBody> } {
   const errors: Record<number, TSchema> = {};
-  for (const c of codes) errors[c] = Type.Ref('Error');
-  return { ...errors, ...responses };
+  for (const c of codes) errors[c] = ErrorRef();
+  return { ...errors, ...responses } as { [K in C | keyof T]: K extends keyof T ? T[K] : TUnsafe<ErrorBody> };
 }
 
 /** Strict object for request bodies: an unknown field is a 400 naming it (`body.<name> is not a known field`). */
@@ -51,5 +68,5 @@ export const Body = <T extends Parameters<typeof Type.Object>[0]>(props: T) =>
 export const StringEnum = <T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
-/** An empty response (204). */
-export const NoContent = Type.Null({ description: 'no content' });
+/** An empty response (204, 202): documented as `null`, sent as no body at all (`reply.code(204).send()`). */
+export const NoContent = Type.Unsafe<undefined>(Type.Null({ description: 'no content' }));

@@ -17,32 +17,36 @@ export interface TenantRef {
 const TTL_MS = 5_000;
 
 /**
- * Resolves `:slug` to a tenant once per few seconds per process.
+ * Resolves `:slug` to a tenant once per few seconds per process. The platform's one read of the tenants
+ * module's table (the guard chain, realtime and modules that need a tenant's plan or business type use it).
  * Writes in this process call `forget` so they are visible on the next request.
  */
 export function tenantResolver(db: Db) {
   const cache = new Map<string, { ref: TenantRef | null; until: number }>();
+  const columns = {
+    id: tenants.id,
+    slug: tenants.slug,
+    name: tenants.name,
+    isActive: tenants.isActive,
+    plan: tenants.plan,
+    businessType: tenants.businessType,
+    timezone: tenants.timezone,
+  };
   return {
     async bySlug(slug: string): Promise<TenantRef | null> {
       const hit = cache.get(slug);
       const now = Date.now();
       if (hit && hit.until > now) return hit.ref;
-      const [row] = await db
-        .select({
-          id: tenants.id,
-          slug: tenants.slug,
-          name: tenants.name,
-          isActive: tenants.isActive,
-          plan: tenants.plan,
-          businessType: tenants.businessType,
-          timezone: tenants.timezone,
-        })
-        .from(tenants)
-        .where(eq(tenants.slug, slug));
+      const [row] = await db.select(columns).from(tenants).where(eq(tenants.slug, slug));
       const ref = row ?? null;
       if (cache.size > 10_000) cache.clear();
       cache.set(slug, { ref, until: now + TTL_MS });
       return ref;
+    },
+    /** A tenant by id, read now (not cached): for rare checks that must see a change at once, or callers with their own cache. */
+    async byId(id: string): Promise<TenantRef | null> {
+      const [row] = await db.select(columns).from(tenants).where(eq(tenants.id, id));
+      return row ?? null;
     },
     forget(slug?: string) {
       if (slug) cache.delete(slug);

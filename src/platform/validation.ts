@@ -45,6 +45,7 @@ const NUL = '\u0000';
 /** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const SUSPECT = /[\u0000\ud800-\udfff]/;
 
 function textProblem(s: string): string | null {
@@ -56,7 +57,7 @@ function textProblem(s: string): string | null {
 
 const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 /** A key named in an error must itself be printable. */
-const printable = (key: string) => key.replace(/\u0000/g, '\\u0000').replace(/[\ud800-\udfff]/g, '\ufffd');
+const printable = (key: string) => key.replaceAll(NUL, '\\u0000').replace(/[\ud800-\udfff]/g, '\ufffd');
 
 /**
  * The first string (value or object key) anywhere in `data` that PostgreSQL cannot store or that is

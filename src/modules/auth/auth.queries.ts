@@ -1,22 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { passwordResetTokens, refreshTokens, users } from '../../db/schema/users.js';
-
-/** The user as a session needs them, password hash and session version included. */
-export async function findSessionUser(db: Db, userId: string) {
-  const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      isSuperadmin: users.isSuperadmin,
-      sessionVersion: users.sessionVersion,
-      passwordHash: users.passwordHash,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row ?? null;
-}
+import { passwordResetTokens, refreshTokens } from '../../db/schema/users.js';
 
 export async function insertRefreshToken(db: Db, row: typeof refreshTokens.$inferInsert) {
   await db.insert(refreshTokens).values(row);
@@ -37,6 +21,14 @@ export async function lockFamily(tx: Db, familyId: string) {
 
 export async function markRefreshTokenUsed(tx: Db, id: string, now: Date) {
   await tx.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, id));
+}
+
+/** Revokes every live refresh token of a user (their sessions were ended: new password, lost access). */
+export async function revokeUserRefreshTokens(db: Db, userId: string, now: Date) {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
 
 export async function revokeFamily(db: Db, familyId: string, now: Date) {

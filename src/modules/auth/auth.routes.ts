@@ -1,21 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { principalOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { limitPerIp, RateLimited, type RateLimiter, type RateLimitRule } from '../../platform/rate-limit.js';
 import { NoContent, withErrors } from '../../platform/schemas.js';
-import { normalizeEmail } from '../users/users.service.js';
-import {
-  ChangePasswordBody,
-  ForgotPasswordBody,
-  LoginBody,
-  Me,
-  RefreshBody,
-  ResetPasswordBody,
-  TokenPair,
-  type ChangePasswordInput,
-  type ForgotPasswordInput,
-  type LoginInput,
-  type RefreshInput,
-  type ResetPasswordInput,
-} from './auth.schemas.js';
+import { normalizeEmail } from '../users/index.js';
+import { ChangePasswordBody, ForgotPasswordBody, LoginBody, Me, RefreshBody, ResetPasswordBody, TokenPair } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
 /** Password guessing from one address: enough for a restaurant's staff behind one connection at shift change. */
@@ -37,7 +26,7 @@ async function withinLimit(rateLimits: RateLimiter, rule: RateLimitRule, key: st
   return false;
 }
 
-export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: AuthService; rateLimits: RateLimiter }) {
+export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthService; rateLimits: RateLimiter }) {
   app.post('/auth/login', {
     schema: {
       tags: ['auth'],
@@ -47,7 +36,7 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
     },
     config: { auth: { public: true } },
     onRequest: limitPerIp(rateLimits, LOGIN_LIMIT),
-    handler: (req) => auth.login(req.body as LoginInput),
+    handler: (req) => auth.login(req.body),
   });
 
   app.post('/auth/refresh', {
@@ -58,7 +47,7 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
       response: withErrors({ 200: TokenPair }, [400, 401]),
     },
     config: { auth: { public: true } },
-    handler: (req) => auth.refresh((req.body as RefreshInput).refreshToken),
+    handler: (req) => auth.refresh(req.body.refreshToken),
   });
 
   app.post('/auth/logout', {
@@ -70,7 +59,7 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
     },
     config: { auth: { public: true } },
     handler: async (req, reply) => {
-      await auth.logout((req.body as RefreshInput).refreshToken);
+      await auth.logout(req.body.refreshToken);
       return reply.code(204).send();
     },
   });
@@ -86,9 +75,9 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
       response: withErrors({ 200: TokenPair, 429: RateLimited }, [400, 401, 409]),
     },
     handler: async (req, reply) => {
-      const userId = req.principal!.id;
+      const userId = principalOf(req).id;
       if (!(await withinLimit(rateLimits, PASSWORD_CHANGE_LIMIT, userId, reply))) return reply;
-      return auth.changePassword(userId, req.body as ChangePasswordInput);
+      return auth.changePassword(userId, req.body);
     },
   });
 
@@ -105,7 +94,7 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
     config: { auth: { public: true } },
     onRequest: limitPerIp(rateLimits, FORGOT_IP_LIMIT),
     handler: async (req, reply) => {
-      const email = normalizeEmail((req.body as ForgotPasswordInput).email);
+      const email = normalizeEmail(req.body.email);
       if (!(await withinLimit(rateLimits, FORGOT_EMAIL_LIMIT, email, reply))) return reply;
       await auth.forgotPassword(email);
       return reply.code(202).send();
@@ -124,13 +113,13 @@ export function authRoutes(app: FastifyInstance, { auth, rateLimits }: { auth: A
     },
     config: { auth: { public: true } },
     handler: async (req, reply) => {
-      await auth.resetPassword(req.body as ResetPasswordInput);
+      await auth.resetPassword(req.body);
       return reply.code(204).send();
     },
   });
 
   app.get('/auth/me', {
     schema: { tags: ['auth'], summary: 'The logged-in user and their tenants', response: withErrors({ 200: Me }, [401]) },
-    handler: (req) => auth.me(req.principal!.id),
+    handler: (req) => auth.me(principalOf(req).id),
   });
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PasswordSchema } from '../../platform/auth/passwords.js';
-import { Body, Email, Timestamp } from '../../platform/schemas.js';
+import { MEMBER_ROLES } from '../../db/schema/users.js';
+import { Body, Email, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const LoginBody = Body({
   email: Type.String({ minLength: 1, maxLength: 254 }),
@@ -34,7 +35,7 @@ export const TokenPair = Type.Object({
 export const Me = Type.Object({
   user: Type.Object({ ...SessionUser.properties, createdAt: Timestamp }),
   tenants: Type.Array(
-    Type.Object({ _id: Type.String(), slug: Type.String(), name: Type.String(), isActive: Type.Boolean(), role: Type.String() }),
+    Type.Object({ _id: Type.String(), slug: Type.String(), name: Type.String(), isActive: Type.Boolean(), role: StringEnum(MEMBER_ROLES) }),
   ),
 });
 

@@ -5,8 +5,9 @@ import { ACCESS_TOKEN_SECONDS } from '../../platform/auth/jwt.js';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
-import { badRequest, conflict, unauthorized } from '../../platform/errors.js';
-import { normalizeEmail, type UsersService } from '../users/users.service.js';
+import { Conflict, Invalid, InvalidRequest, Unauthenticated } from '../../platform/domain-errors.js';
+import { normalizeEmail, type UsersService } from '../users/index.js';
+import { authJobs } from './auth.jobs.js';
 import * as q from './auth.queries.js';
 import type { ChangePasswordInput, LoginInput, ResetPasswordInput } from './auth.schemas.js';
 
@@ -18,14 +19,14 @@ export const REFRESH_TOKEN_DAYS = 30;
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 /** Password reset links are single use and valid this long. */
 export const RESET_TOKEN_MINUTES = 30;
-/** The job that looks the address up and mails the reset link, after `forgot` has answered. */
-export const PASSWORD_RESET_MAIL_JOB = 'auth.password-reset-mail';
+/** The queue of the job that looks the address up and mails the reset link, after `forgot` has answered. */
+export const PASSWORD_RESET_MAIL_JOB = authJobs.resetMail.name;
 
-const badCredentials = () => unauthorized('Invalid email or password');
-const badRefresh = () => unauthorized('Invalid or expired refresh token');
-const badResetToken = () => badRequest('This reset link is invalid, expired or already used', undefined, 'invalid_reset_token');
+const badCredentials = () => new Unauthenticated('Invalid email or password');
+const badRefresh = () => new Unauthenticated('Invalid or expired refresh token');
+const badResetToken = () => new InvalidRequest('This reset link is invalid, expired or already used', 'invalid_reset_token');
 const wrongCurrentPassword = () =>
-  badRequest('The current password is wrong', [{ field: 'body.currentPassword', message: 'is wrong' }], 'invalid_current_password');
+  new Invalid('currentPassword', 'is wrong', { code: 'invalid_current_password', summary: 'The current password is wrong' });
 
 type SessionUser = { id: string; email: string; name: string; isSuperadmin: boolean; sessionVersion: number };
 
@@ -66,33 +67,35 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
     return pair(user, refreshToken);
   }
 
-  jobs.register<{ email: string }>(
-    PASSWORD_RESET_MAIL_JOB,
-    async ({ email }) => {
-      const user = await users.findByEmail(email);
-      if (!user) return;
-      const token = randomToken(32);
-      await q.insertResetToken(db, {
-        id: newId(),
-        userId: user.id,
-        tokenHash: sha256(token),
-        expiresAt: new Date(clock.now().getTime() + RESET_TOKEN_MINUTES * 60_000),
-      });
-      // In the fragment: browsers send it neither to servers nor in Referer headers.
-      const link = `${config.publicUrl.replace(/\/+$/, '')}/reset-password#token=${token}`;
-      await mail.send({
-        to: user.email,
-        subject: 'Password reset',
-        text:
-          `Someone asked to reset the password of ${user.email}.\n\n` +
-          `To choose a new password, open this link within ${RESET_TOKEN_MINUTES} minutes (it works once):\n${link}\n\n` +
-          'If it was not you, ignore this message: your password stays as it is.\n',
-      });
-    },
-    { retryLimit: 2, retryDelay: 10 },
-  );
+  // Refresh tokens are this module's: a password change or a lost superadmin membership (users) revokes them.
+  users.onSessionsEnded((tx, userId, now) => q.revokeUserRefreshTokens(tx, userId, now));
+
+  /** The `authJobs.resetMail` handler (registered by the module entry). */
+  async function sendResetMail({ email }: { email: string }) {
+    const user = await users.findByEmail(email);
+    if (!user) return;
+    const token = randomToken(32);
+    await q.insertResetToken(db, {
+      id: newId(),
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(clock.now().getTime() + RESET_TOKEN_MINUTES * 60_000),
+    });
+    // In the fragment: browsers send it neither to servers nor in Referer headers.
+    const link = `${config.publicUrl.replace(/\/+$/, '')}/reset-password#token=${token}`;
+    await mail.send({
+      to: user.email,
+      subject: 'Password reset',
+      text:
+        `Someone asked to reset the password of ${user.email}.\n\n` +
+        `To choose a new password, open this link within ${RESET_TOKEN_MINUTES} minutes (it works once):\n${link}\n\n` +
+        'If it was not you, ignore this message: your password stays as it is.\n',
+    });
+  }
 
   return {
+    sendResetMail,
+
     async login({ email, password }: LoginInput) {
       const user = await users.findByEmail(email);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
@@ -114,7 +117,7 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
       const outcome = await db.transaction(async (tx) => {
         await q.lockFamily(tx, known.familyId);
         const row = await q.findRefreshToken(tx, hash);
-        const user = row && (await q.findSessionUser(tx, row.userId));
+        const user = row && (await users.findById(row.userId, tx));
         // Revoked, expired, or issued before the password changed (the session version moved on).
         if (!row || !user || row.revokedAt || row.expiresAt <= now || row.sessionVersion !== user.sessionVersion) return null;
         const successor = successorOf(refreshToken);
@@ -154,17 +157,17 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
      * access tokens refused) and a new pair is returned so this device stays logged in.
      */
     async changePassword(userId: string, { currentPassword, newPassword }: ChangePasswordInput) {
-      const user = await q.findSessionUser(db, userId);
-      if (!user) throw unauthorized();
+      const user = await users.findById(userId);
+      if (!user) throw new Unauthenticated();
       if (!(await verifyPassword(currentPassword, user.passwordHash))) throw wrongCurrentPassword();
-      const passwordHash = await hashPassword(newPassword, config.bcryptCost, 'body.newPassword');
+      const passwordHash = await hashPassword(newPassword, config.bcryptCost, 'newPassword');
       try {
         const session = await db.transaction(async (tx) => {
           // Only if the password is still the one just checked (two changes at once: one wins).
           const sessionVersion = await users.setPassword(tx, userId, passwordHash, user.passwordHash);
           return sessionVersion === null ? null : startSession(tx, { ...user, sessionVersion });
         });
-        if (!session) throw conflict('The password was changed at the same moment; log in again', 'password_changed');
+        if (!session) throw new Conflict('The password was changed at the same moment; log in again', 'password_changed');
         return session;
       } finally {
         members.forget(userId);
@@ -176,7 +179,7 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
      * whether or not the address has an account. The job looks the address up.
      */
     async forgotPassword(email: string) {
-      await jobs.send(PASSWORD_RESET_MAIL_JOB, { email: normalizeEmail(email) });
+      await jobs.send(authJobs.resetMail, { email: normalizeEmail(email) });
     },
 
     /** Spends a reset link (once, also under concurrency), sets the password and ends every session. */
@@ -184,7 +187,7 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
       const hash = sha256(token);
       // A quick look first, so an unknown token costs no bcrypt.
       if (!(await q.findLiveResetToken(db, hash, clock.now()))) throw badResetToken();
-      const passwordHash = await hashPassword(newPassword, config.bcryptCost, 'body.newPassword');
+      const passwordHash = await hashPassword(newPassword, config.bcryptCost, 'newPassword');
       const now = clock.now();
       const userId = await db.transaction(async (tx) => {
         const spent = await q.consumeResetToken(tx, hash, now);
@@ -198,7 +201,7 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
 
     async me(userId: string) {
       const user = await users.findById(userId);
-      if (!user) throw unauthorized();
+      if (!user) throw new Unauthenticated();
       const tenants = await users.tenantsOf(userId);
       return {
         user: {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { isId } from '../../db/ids.js';
 import { branches, pdvs } from '../../db/schema/branches.js';
@@ -20,6 +20,10 @@ export async function findPdv(db: Db, tenantId: string, idOrSlug: string) {
     .from(pdvs)
     .where(and(eq(pdvs.tenantId, tenantId), isId(idOrSlug) ? or(eq(pdvs.id, idOrSlug), eq(pdvs.slug, idOrSlug)) : eq(pdvs.slug, idOrSlug)));
   return row ?? null;
+}
+
+export function listPdvs(db: Db, tenantId: string) {
+  return db.select().from(pdvs).where(eq(pdvs.tenantId, tenantId)).orderBy(asc(pdvs.slug));
 }
 
 export async function pdvIdsOfBranches(db: Db, tenantId: string, branchIds: string[]): Promise<string[]> {

@@ -1,8 +1,9 @@
 import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
+import type { pdvs } from '../../db/schema/branches.js';
 import type { BranchScope } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
-import { invalidField } from '../../platform/errors.js';
+import { Invalid } from '../../platform/domain-errors.js';
 import * as q from './branches.queries.js';
 
 export interface PdvView {
@@ -13,6 +14,18 @@ export interface PdvView {
   active: boolean;
   branch: string;
   gatewayATerminalSerial: string | null;
+}
+
+function toPdvView(row: typeof pdvs.$inferSelect): PdvView {
+  return {
+    _id: row.id,
+    name: row.name,
+    slug: row.slug,
+    serviceMode: row.serviceMode,
+    active: row.active,
+    branch: row.branchId,
+    gatewayATerminalSerial: row.gatewayATerminalSerial,
+  };
 }
 
 /**
@@ -33,23 +46,17 @@ export function branchesService({ db }: Deps) {
     /** An active or inactive PDV of the tenant, by id or slug; null when unknown. */
     async findPdv(tenantId: string, idOrSlug: string, exec: Db = db): Promise<(PdvView & { active: boolean }) | null> {
       const row = await q.findPdv(exec, tenantId, idOrSlug);
-      return row
-        ? {
-            _id: row.id,
-            name: row.name,
-            slug: row.slug,
-            serviceMode: row.serviceMode,
-            active: row.active,
-            branch: row.branchId,
-            gatewayATerminalSerial: row.gatewayATerminalSerial,
-          }
-        : null;
+      return row ? toPdvView(row) : null;
+    },
+    /** Every PDV of the tenant, active or not, by slug. */
+    async listPdvs(tenantId: string): Promise<PdvView[]> {
+      return (await q.listPdvs(db, tenantId)).map(toPdvView);
     },
     /**
      * The PDVs a scoped user may act on: staff their assigned PDVs, a branch manager every PDV of
      * their branches. Null means no restriction.
      */
-    /** Throws 400 naming the field when an assignment names a PDV or branch this tenant does not have. */
+    /** Throws `Invalid` naming the field when an assignment names a PDV or branch this tenant does not have. */
     async checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }) {
       for (const [field, ids, existing] of [
         ['assignedPdvIds', input.assignedPdvIds ?? [], q.existingPdvIds] as const,
@@ -57,7 +64,7 @@ export function branchesService({ db }: Deps) {
       ]) {
         const found = new Set(await existing(db, tenantId, ids));
         const missing = ids.find((id) => !found.has(id));
-        if (missing) throw invalidField(`body.${field}`, `unknown ${field === 'assignedPdvIds' ? 'PDV' : 'branch'} ${missing}`);
+        if (missing) throw new Invalid(field, `unknown ${field === 'assignedPdvIds' ? 'PDV' : 'branch'} ${missing}`);
       }
     },
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { NotModified, sendCached } from '../../platform/http-cache.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
@@ -16,13 +17,6 @@ import {
   UpdateCategoryBody,
   UpdateItemBody,
   UpdateModifierGroupBody,
-  type AdminItemsFilter,
-  type CreateCategoryInput,
-  type CreateItemInput,
-  type CreateModifierGroupInput,
-  type UpdateCategoryInput,
-  type UpdateItemInput,
-  type UpdateModifierGroupInput,
 } from './menu.schemas.js';
 import { PUBLIC_MENU_CACHE_CONTROL, type MenuService } from './menu.service.js';
 
@@ -39,9 +33,7 @@ const cachedOk = <T extends Parameters<typeof Type.Array>[0] | ReturnType<typeof
   ({ ...schema, description, headers: publicHeaders }) as unknown as T;
 const IfNoneMatch = Type.Object({ 'if-none-match': Type.Optional(Type.String({ description: 'ETag of a copy the client holds' })) });
 
-type IdParams = { slug: string; id: string };
-
-export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }) {
+export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
   // ---- public reads: Cache-Control + ETag, 304 on If-None-Match
 
   app.get('/t/:slug/menu/categories', {
@@ -54,7 +46,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: cachedOk(Type.Array(MenuCategory), 'active categories'), 304: NotModified }, [400, 403, 404]),
     },
     config: { auth: publicRead },
-    handler: async (req, reply) => sendCached(req, reply, await menu.publicCategories(req.tenant!.id), PUBLIC_MENU_CACHE_CONTROL),
+    handler: async (req, reply) => sendCached(req, reply, await menu.publicCategories(tenantOf(req).id), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   app.get('/t/:slug/menu/items', {
@@ -69,7 +61,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
     },
     config: { auth: publicRead },
     handler: async (req, reply) =>
-      sendCached(req, reply, await menu.publicItems(req.tenant!.id, (req.query as { category?: string }).category), PUBLIC_MENU_CACHE_CONTROL),
+      sendCached(req, reply, await menu.publicItems(tenantOf(req).id, req.query.category), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   app.get('/t/:slug/menu/items/:id', {
@@ -83,7 +75,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
     },
     config: { auth: publicRead },
     handler: async (req, reply) =>
-      sendCached(req, reply, await menu.publicItem(req.tenant!.id, (req.params as IdParams).id), PUBLIC_MENU_CACHE_CONTROL),
+      sendCached(req, reply, await menu.publicItem(tenantOf(req).id, req.params.id), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   app.get('/t/:slug/menu/modifier-groups', {
@@ -96,7 +88,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: cachedOk(Type.Array(ModifierGroup), 'modifier groups'), 304: NotModified }, [400, 403, 404]),
     },
     config: { auth: publicRead },
-    handler: async (req, reply) => sendCached(req, reply, await menu.publicGroups(req.tenant!.id), PUBLIC_MENU_CACHE_CONTROL),
+    handler: async (req, reply) => sendCached(req, reply, await menu.publicGroups(tenantOf(req).id), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   // ---- panel reads: everything, hidden records included
@@ -108,7 +100,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       params: TenantParams,
       response: withErrors({ 200: Type.Array(MenuCategory) }),
     },
-    handler: (req) => menu.listCategories(req.ctx.tenantId),
+    handler: (req) => menu.listCategories(ctxOf(req).tenantId),
   });
 
   app.get('/t/:slug/admin/menu/items', {
@@ -119,7 +111,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       querystring: AdminItemsQuery,
       response: withErrors({ 200: Type.Array(MenuItem) }),
     },
-    handler: (req) => menu.listItems(req.ctx.tenantId, req.query as AdminItemsFilter),
+    handler: (req) => menu.listItems(ctxOf(req).tenantId, req.query),
   });
 
   // ---- categories
@@ -133,7 +125,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 201: MenuCategory }),
     },
     config: { auth: menuEditors },
-    handler: async (req, reply) => reply.code(201).send(await menu.createCategory(req.ctx.tenantId, req.body as CreateCategoryInput)),
+    handler: async (req, reply) => reply.code(201).send(await menu.createCategory(ctxOf(req).tenantId, req.body)),
   });
 
   app.put('/t/:slug/menu/categories/:id', {
@@ -145,7 +137,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: MenuCategory }),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.updateCategory(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateCategoryInput),
+    handler: (req) => menu.updateCategory(ctxOf(req).tenantId, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/menu/categories/:id', {
@@ -156,7 +148,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: Deleted }, [400, 401, 403, 404, 409]),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.deleteCategory(req.ctx.tenantId, (req.params as IdParams).id),
+    handler: (req) => menu.deleteCategory(ctxOf(req).tenantId, req.params.id),
   });
 
   // ---- items
@@ -170,7 +162,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 201: MenuItem }),
     },
     config: { auth: admin },
-    handler: async (req, reply) => reply.code(201).send(await menu.createItem(req.ctx.tenantId, req.body as CreateItemInput)),
+    handler: async (req, reply) => reply.code(201).send(await menu.createItem(ctxOf(req).tenantId, req.body)),
   });
 
   app.put('/t/:slug/menu/items/:id', {
@@ -182,7 +174,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: MenuItem }),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.updateItem(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateItemInput),
+    handler: (req) => menu.updateItem(ctxOf(req).tenantId, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/menu/items/:id', {
@@ -193,7 +185,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: Deleted }),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.deleteItem(req.ctx.tenantId, (req.params as IdParams).id),
+    handler: (req) => menu.deleteItem(ctxOf(req).tenantId, req.params.id),
   });
 
   // ---- modifier groups
@@ -207,7 +199,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 201: ModifierGroup }),
     },
     config: { auth: admin },
-    handler: async (req, reply) => reply.code(201).send(await menu.createGroup(req.ctx.tenantId, req.body as CreateModifierGroupInput)),
+    handler: async (req, reply) => reply.code(201).send(await menu.createGroup(ctxOf(req).tenantId, req.body)),
   });
 
   app.put('/t/:slug/menu/modifier-groups/:id', {
@@ -219,7 +211,7 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: ModifierGroup }),
     },
     config: { auth: admin },
-    handler: (req) => menu.updateGroup(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateModifierGroupInput),
+    handler: (req) => menu.updateGroup(ctxOf(req).tenantId, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/menu/modifier-groups/:id', {
@@ -230,6 +222,6 @@ export function menuRoutes(app: FastifyInstance, { menu }: { menu: MenuService }
       response: withErrors({ 200: Deleted }),
     },
     config: { auth: admin },
-    handler: (req) => menu.deleteGroup(req.ctx.tenantId, (req.params as IdParams).id),
+    handler: (req) => menu.deleteGroup(ctxOf(req).tenantId, req.params.id),
   });
 }

@@ -100,7 +100,7 @@ describe('resolveGroupRules on update', () => {
     expect(resolved.options).toEqual(options('Bacon'));
     expect(resolved).toMatchObject({ minSelections: 2, maxSelections: 2 });
     // ...which the checks then refuse: two selections out of one option.
-    expect(fields(resolved)).toContain('body.maxSelections');
+    expect(fields(resolved)).toContain('maxSelections');
   });
 });
 
@@ -118,27 +118,27 @@ describe('groupRuleViolations', () => {
 
   it('requires maxSelections 1 for a single-choice group', () => {
     expect(groupRuleViolations(group({ type: 'single', maxSelections: 2 }))).toEqual([
-      { field: 'body.maxSelections', message: 'must be 1 for a single-choice group' },
+      { field: 'maxSelections', message: 'must be 1 for a single-choice group' },
     ]);
-    expect(fields(group({ type: 'single', maxSelections: 0, minSelections: 0 }))).toEqual(['body.maxSelections']);
+    expect(fields(group({ type: 'single', maxSelections: 0, minSelections: 0 }))).toEqual(['maxSelections']);
   });
 
   it('refuses minSelections above maxSelections', () => {
     expect(groupRuleViolations(group({ minSelections: 3, maxSelections: 2 }))).toEqual([
-      { field: 'body.minSelections', message: 'must not exceed maxSelections (2)' },
+      { field: 'minSelections', message: 'must not exceed maxSelections (2)' },
     ]);
   });
 
   it('refuses maxSelections above the number of options', () => {
     expect(groupRuleViolations(group({ maxSelections: 4 }))).toEqual([
-      { field: 'body.maxSelections', message: 'must not exceed the number of options (3)' },
+      { field: 'maxSelections', message: 'must not exceed the number of options (3)' },
     ]);
-    expect(fields(group({ type: 'single', maxSelections: 1, options: [] }))).toEqual(['body.maxSelections']);
+    expect(fields(group({ type: 'single', maxSelections: 1, options: [] }))).toEqual(['maxSelections']);
   });
 
   it('requires at least one selection in a required group', () => {
     expect(groupRuleViolations(group({ required: true, minSelections: 0 }))).toEqual([
-      { field: 'body.minSelections', message: 'must be at least 1 for a required group' },
+      { field: 'minSelections', message: 'must be at least 1 for a required group' },
     ]);
     expect(groupRuleViolations(group({ required: true, minSelections: 1 }))).toEqual([]);
   });
@@ -146,16 +146,16 @@ describe('groupRuleViolations', () => {
   it('refuses option names repeated in the group, ignoring case', () => {
     const [v, ...rest] = groupRuleViolations(group({ options: options('Bacon', 'bacon', 'Ovo') }));
     expect(rest).toEqual([]);
-    expect(v).toMatchObject({ field: 'body.options', message: expect.stringContaining('unique') });
+    expect(v).toMatchObject({ field: 'options', message: expect.stringContaining('unique') });
     expect(v.message).toContain('bacon');
-    expect(fields(group({ options: options('ÁGUA', 'água', 'Ovo') }))).toEqual(['body.options']);
+    expect(fields(group({ options: options('ÁGUA', 'água', 'Ovo') }))).toEqual(['options']);
     // Accents still tell names apart.
     expect(groupRuleViolations(group({ options: options('Agua', 'Água', 'Ovo') }))).toEqual([]);
   });
 
   it('refuses more default options than can be selected', () => {
     const g = group({ type: 'single', maxSelections: 1, options: [opt('Mal', { isDefault: true }), opt('Ao ponto', { isDefault: true }), opt('Bem')] });
-    expect(groupRuleViolations(g)).toEqual([{ field: 'body.options', message: '2 options are default but at most 1 can be selected' }]);
+    expect(groupRuleViolations(g)).toEqual([{ field: 'options', message: '2 options are default but at most 1 can be selected' }]);
   });
 
   it('reports every broken rule at once, each naming its field', () => {
@@ -166,7 +166,7 @@ describe('groupRuleViolations', () => {
       maxSelections: 3,
       options: [opt('Ovo', { isDefault: true }), opt('ovo', { isDefault: true })],
     };
-    expect(fields(g).sort()).toEqual(['body.maxSelections', 'body.maxSelections', 'body.minSelections', 'body.options']);
+    expect(fields(g).sort()).toEqual(['maxSelections', 'maxSelections', 'minSelections', 'options']);
     const h = group({ required: true, minSelections: 0, maxSelections: 5, options: [opt('A', { isDefault: true })] });
     expect(groupRuleViolations(h).map((v) => v.message)).toEqual([
       'must not exceed the number of options (1)',

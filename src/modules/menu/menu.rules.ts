@@ -1,5 +1,5 @@
 import type { ModifierGroupType, ModifierOption } from '../../db/schema/menu.js';
-import type { ErrorDetail } from '../../platform/errors.js';
+import type { FieldProblem } from '../../platform/domain-errors.js';
 
 /** The parts of a modifier group the selection rules are about. */
 export interface GroupRules {
@@ -57,19 +57,19 @@ export function resolveGroupRules(input: GroupRulesInput, current?: GroupRules):
  * `required` implies `minSelections` >= 1; option names unique inside the group (ignoring case);
  * no more default options than `maxSelections`.
  */
-export function groupRuleViolations(g: GroupRules): ErrorDetail[] {
-  const out: ErrorDetail[] = [];
+export function groupRuleViolations(g: GroupRules): FieldProblem[] {
+  const out: FieldProblem[] = [];
   if (g.type === 'single' && g.maxSelections !== 1) {
-    out.push({ field: 'body.maxSelections', message: 'must be 1 for a single-choice group' });
+    out.push({ field: 'maxSelections', message: 'must be 1 for a single-choice group' });
   }
   if (g.minSelections > g.maxSelections) {
-    out.push({ field: 'body.minSelections', message: `must not exceed maxSelections (${g.maxSelections})` });
+    out.push({ field: 'minSelections', message: `must not exceed maxSelections (${g.maxSelections})` });
   }
   if (g.maxSelections > g.options.length) {
-    out.push({ field: 'body.maxSelections', message: `must not exceed the number of options (${g.options.length})` });
+    out.push({ field: 'maxSelections', message: `must not exceed the number of options (${g.options.length})` });
   }
   if (g.required && g.minSelections < 1) {
-    out.push({ field: 'body.minSelections', message: 'must be at least 1 for a required group' });
+    out.push({ field: 'minSelections', message: 'must be at least 1 for a required group' });
   }
   const seen = new Set<string>();
   const dupes = new Set<string>();
@@ -78,10 +78,10 @@ export function groupRuleViolations(g: GroupRules): ErrorDetail[] {
     if (seen.has(key)) dupes.add(o.name);
     seen.add(key);
   }
-  if (dupes.size) out.push({ field: 'body.options', message: `option names must be unique in the group: ${[...dupes].join(', ')}` });
+  if (dupes.size) out.push({ field: 'options', message: `option names must be unique in the group: ${[...dupes].join(', ')}` });
   const defaults = g.options.filter((o) => o.isDefault).length;
   if (defaults > g.maxSelections) {
-    out.push({ field: 'body.options', message: `${defaults} options are default but at most ${g.maxSelections} can be selected` });
+    out.push({ field: 'options', message: `${defaults} options are default but at most ${g.maxSelections} can be selected` });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
-import { Body, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /** Highest price a menu item may have: R$ 100.000,00. */
 export const MAX_PRICE_CENTS = 10_000_000;
@@ -102,7 +102,7 @@ const menuItemFields = {
   description: Type.String(),
   price: Type.Integer({ description: 'integer cents (BRL)' }),
   category: Type.String({ description: 'category id' }),
-  preparationTime: Type.Union([Type.Integer(), Type.Null()], { description: 'minutes' }),
+  preparationTime: Nullable(Type.Integer(), { description: 'minutes' }),
   isAvailable: Type.Boolean(),
   isActive: Type.Boolean(),
   allergens: Type.Array(Type.String()),
@@ -142,7 +142,7 @@ export const UpdateItemBody = Body({
   description: Type.Optional(Description),
   price: Type.Optional(Cents),
   category: Type.Optional(Id),
-  preparationTime: Type.Optional(Type.Union([Minutes, Type.Null()])),
+  preparationTime: Type.Optional(Nullable(Minutes)),
   isAvailable: Type.Optional(Type.Boolean()),
   isActive: Type.Optional(Type.Boolean()),
   allergens: Type.Optional(Allergens),

@@ -2,7 +2,7 @@ import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { MenuCategoryRow, ModifierGroupRow, ModifierOption } from '../../db/schema/menu.js';
 import type { Deps } from '../../platform/deps.js';
-import { badRequest, conflict, invalidField, notFound } from '../../platform/errors.js';
+import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
 import { freshReadCoalescer, versionedBodyCache, type CachedBody } from '../../platform/http-cache.js';
 import * as q from './menu.queries.js';
 import { groupRuleViolations, resolveGroupRules } from './menu.rules.js';
@@ -113,7 +113,7 @@ export function menuService({ db }: Deps) {
 
   async function checkCategory(tx: Db, tenantId: string, categoryId: string) {
     if (!(await q.findCategory(tx, tenantId, categoryId))) {
-      throw invalidField('body.category', `unknown category ${categoryId}`);
+      throw new Invalid('category', `unknown category ${categoryId}`);
     }
   }
 
@@ -121,7 +121,7 @@ export function menuService({ db }: Deps) {
     const found = new Set((await q.groupsByIds(tx, tenantId, ids)).map((g) => g.id));
     const unknown = ids.filter((id) => !found.has(id));
     if (unknown.length) {
-      throw invalidField('body.modifierGroupIds', `unknown modifier group${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
+      throw new Invalid('modifierGroupIds', `unknown modifier group${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
     }
   }
 
@@ -132,14 +132,14 @@ export function menuService({ db }: Deps) {
 
   async function itemView(exec: Db, tenantId: string, id: string): Promise<MenuItemView> {
     const row = await q.findItem(exec, tenantId, id);
-    if (!row) throw notFound('Menu item');
+    if (!row) throw new NotFound('Menu item');
     return toItemView(row);
   }
 
   function checkGroupRules(rules: ReturnType<typeof resolveGroupRules>) {
     const violations = groupRuleViolations(rules);
     if (violations.length) {
-      throw badRequest(violations.map((v) => `${v.field} ${v.message}`).join('; '), violations, 'modifier_group_rules');
+      throw new Invalid(violations, { code: 'modifier_group_rules' });
     }
   }
 
@@ -162,7 +162,7 @@ export function menuService({ db }: Deps) {
     publicItem(tenantId: string, id: string) {
       return cached(tenantId, `item:${id}`, async (): Promise<MenuItemDetailView> => {
         const row = await q.findItem(db, tenantId, id);
-        if (!row || !(await q.isItemPublic(db, tenantId, id))) throw notFound('Menu item');
+        if (!row || !(await q.isItemPublic(db, tenantId, id))) throw new NotFound('Menu item');
         return { ...toItemView(row), variations: await expandGroups(db, tenantId, row.modifierGroupIds), bom: null };
       });
     },
@@ -207,18 +207,18 @@ export function menuService({ db }: Deps) {
     updateCategory(tenantId: string, id: string, input: UpdateCategoryInput): Promise<CategoryView> {
       return write(tenantId, async (tx) => {
         const row = await q.updateCategory(tx, tenantId, id, { ...input, ...(input.name ? { name: input.name.trim() } : {}) });
-        if (!row) throw notFound('Category');
+        if (!row) throw new NotFound('Category');
         return toCategoryView(row);
       });
     },
 
-    /** 409 while live items are in the category; deleted items let go of it. */
+    /** A `Conflict` while live items are in the category; deleted items let go of it. */
     deleteCategory(tenantId: string, id: string) {
       return write(tenantId, async (tx) => {
-        if (!(await q.findCategory(tx, tenantId, id))) throw notFound('Category');
+        if (!(await q.findCategory(tx, tenantId, id))) throw new NotFound('Category');
         const items = await q.countLiveItemsInCategory(tx, tenantId, id);
         if (items > 0) {
-          throw conflict(
+          throw new Conflict(
             `Category still has ${items} item${items > 1 ? 's' : ''}; move or delete ${items > 1 ? 'them' : 'it'} first`,
             'category_not_empty',
             [{ field: 'items', message: String(items) }],
@@ -257,7 +257,7 @@ export function menuService({ db }: Deps) {
 
     updateItem(tenantId: string, id: string, input: UpdateItemInput): Promise<MenuItemView> {
       return write(tenantId, async (tx) => {
-        if (!(await q.findItem(tx, tenantId, id))) throw notFound('Menu item');
+        if (!(await q.findItem(tx, tenantId, id))) throw new NotFound('Menu item');
         if (input.category !== undefined) await checkCategory(tx, tenantId, input.category);
         if (input.modifierGroupIds !== undefined) await checkGroups(tx, tenantId, input.modifierGroupIds);
         const { category, modifierGroupIds, allergens, name, ...rest } = input;
@@ -275,7 +275,7 @@ export function menuService({ db }: Deps) {
     /** Soft delete: the item leaves the menu, orders that name it keep a valid reference. */
     deleteItem(tenantId: string, id: string) {
       return write(tenantId, async (tx) => {
-        if (!(await q.softDeleteItem(tx, tenantId, id))) throw notFound('Menu item');
+        if (!(await q.softDeleteItem(tx, tenantId, id))) throw new NotFound('Menu item');
         return { deleted: true };
       });
     },
@@ -303,7 +303,7 @@ export function menuService({ db }: Deps) {
     updateGroup(tenantId: string, id: string, input: UpdateModifierGroupInput): Promise<ModifierGroupView> {
       return write(tenantId, async (tx) => {
         const current = await q.findGroup(tx, tenantId, id);
-        if (!current) throw notFound('Modifier group');
+        if (!current) throw new NotFound('Modifier group');
         const rules = resolveGroupRules(input, current);
         checkGroupRules(rules);
         const row = await q.updateGroup(tx, tenantId, id, {
@@ -318,7 +318,7 @@ export function menuService({ db }: Deps) {
     /** Soft delete and detach from every item: items stay intact, orders keep their snapshot. */
     deleteGroup(tenantId: string, id: string) {
       return write(tenantId, async (tx) => {
-        if (!(await q.softDeleteGroup(tx, tenantId, id))) throw notFound('Modifier group');
+        if (!(await q.softDeleteGroup(tx, tenantId, id))) throw new NotFound('Modifier group');
         return { deleted: true };
       });
     },
@@ -356,25 +356,25 @@ export function menuService({ db }: Deps) {
 
     /**
      * Checks modifier selections for one item against its groups' rules and returns the options
-     * chosen with their price adjustments (integer cents). Throws 400 naming the broken rule.
+     * chosen with their price adjustments (integer cents). Throws `Invalid` naming the broken rule.
      */
     priceSelections(item: OrderableItem, selections: ModifierSelection[], field = 'modifiers') {
       const chosen: { groupId: string; groupName: string; option: string; priceAdjustment: number }[] = [];
       const byGroup = new Map(selections.map((s) => [s.groupId, s.options]));
       for (const s of selections) {
         if (!item.modifierGroups.some((g) => g._id === s.groupId)) {
-          throw invalidField(field, `group ${s.groupId} is not offered with ${item.name}`);
+          throw new Invalid(field, `group ${s.groupId} is not offered with ${item.name}`);
         }
       }
       for (const g of item.modifierGroups) {
         const picked = [...new Set(byGroup.get(g._id) ?? [])];
         if (picked.length < g.minSelections || picked.length > g.maxSelections) {
-          throw invalidField(field, `${g.name}: choose ${g.minSelections === g.maxSelections ? g.minSelections : `${g.minSelections} to ${g.maxSelections}`} option(s)`);
+          throw new Invalid(field, `${g.name}: choose ${g.minSelections === g.maxSelections ? g.minSelections : `${g.minSelections} to ${g.maxSelections}`} option(s)`);
         }
         for (const name of picked) {
           const option: ModifierOption | undefined = g.options.find((o) => o.name === name);
-          if (!option) throw invalidField(field, `${g.name}: unknown option ${name}`);
-          if (!option.available) throw invalidField(field, `${g.name}: ${name} is not available`);
+          if (!option) throw new Invalid(field, `${g.name}: unknown option ${name}`);
+          if (!option.available) throw new Invalid(field, `${g.name}: ${name} is not available`);
           chosen.push({ groupId: g._id, groupName: g.name, option: option.name, priceAdjustment: option.priceAdjustment });
         }
       }

@@ -1,8 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { pdvs } from '../../db/schema/branches.js';
 import { orderCounters, orders, type OrderRow, type OrderStatus } from '../../db/schema/orders.js';
-import { tenants } from '../../db/schema/tenants.js';
 
 export const OPEN_TAB_KEY = 'orders_open_tab_key';
 export const NUMBER_KEY = 'orders_number_key';
@@ -122,14 +120,4 @@ export function staleProcessingPayments(db: Db, before: Date) {
     .select({ id: orders.id, tenantId: orders.tenantId })
     .from(orders)
     .where(and(eq(orders.paymentStatus, 'processing'), lt(orders.paymentStartedAt, before)));
-}
-
-/** Whether the tenant has a kitchen (its business type) and the branch of the PDV, in one lookup. */
-export async function kitchenTarget(db: Db, tenantId: string, pdvId: string | null) {
-  const [row] = await db
-    .select({ businessType: tenants.businessType, branchId: pdvs.branchId })
-    .from(tenants)
-    .leftJoin(pdvs, and(eq(pdvs.tenantId, tenants.id), eq(pdvs.id, pdvId ?? '')))
-    .where(eq(tenants.id, tenantId));
-  return row ?? null;
 }

@@ -22,18 +22,31 @@ function client(token?: string): Socket {
   return s;
 }
 
+/** What the tests read of a payload: kitchen events carry `order`, tracking events the public view. */
+interface Payload {
+  order: { _id: string; orderNumber: string; status: string; items: { name: string }[] };
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  total: number;
+  [key: string]: unknown;
+}
+
 /** Every payload of `event`, and a way to wait for the next one that matches. */
 function inbox(socket: Socket, event: string) {
-  const got: any[] = [];
-  const waiters: { match: (p: any) => boolean; resolve: (p: any) => void }[] = [];
-  socket.on(event, (p: any) => {
+  const got: Payload[] = [];
+  const waiters: { match: (p: Payload) => boolean; resolve: (p: Payload) => void }[] = [];
+  socket.on(event, (p: Payload) => {
     got.push(p);
-    for (const w of waiters.splice(0)) (w.match(p) ? w.resolve(p) : waiters.push(w));
+    for (const w of waiters.splice(0)) {
+      if (w.match(p)) w.resolve(p);
+      else waiters.push(w);
+    }
   });
   return {
     got,
-    next: (match: (p: any) => boolean = () => true, ms = 5000) =>
-      new Promise<any>((resolve, reject) => {
+    next: (match: (p: Payload) => boolean = () => true, ms = 5000) =>
+      new Promise<Payload>((resolve, reject) => {
         const hit = got.find(match);
         if (hit) return resolve(hit);
         const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
@@ -112,7 +125,7 @@ describe('kitchen and tracking over socket.io', () => {
       headers: a.admin.headers,
       payload: { method: 'credit_card', gateway: 'gateway_a' },
     });
-    await t.app.providers.simulators.gatewayA!.approve(pay.json().intentId);
+    await t.app.integrations.gatewayA.simulator!.approve(pay.json().intentId);
     expect(await payments.next((p) => p.paymentStatus === 'approved')).toMatchObject({ orderId: order._id, orderNumber: order.orderNumber });
     // The tracking room hears that it is paid, and nothing more: the receipt token went to nobody there.
     expect(await trackedPay.next((p) => p.paymentStatus === 'approved')).toEqual({ orderNumber: order.orderNumber, paymentStatus: 'approved' });
@@ -219,7 +232,7 @@ describe('kitchen events follow branch scope and business type', () => {
     const here = await create(mine.slug);
     const counter = (await t.app.inject({ method: 'POST', url: `/t/${r.slug}/orders`, headers: r.admin.headers, payload: { orderType: 'takeout', items: [{ menuItem: dish._id, quantity: 1 }] } })).json();
 
-    const ids = (inbox: { got: any[] }) => inbox.got.map((p) => p.order._id);
+    const ids = (inbox: { got: Payload[] }) => inbox.got.map((p) => p.order._id);
     await got.admin.next((p) => p.order._id === counter._id);
     expect(ids(got.admin)).toEqual([elsewhere._id, here._id, counter._id]);
     // The order without a PDV is tenant-wide; the other PDV's order was emitted before it and never came.

@@ -1,13 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { OrderStatus, PaymentMethod } from '../../db/schema/orders.js';
+import { Type } from '@sinclair/typebox';
+import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
-import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import { Nullable, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   AddItemsBody,
   CheckoutOrder,
   CloseTabBody,
   CreateOrderBody,
+  IdempotencyHeaders,
   ListOrdersQuery,
   Order,
   OrderNumberParams,
@@ -15,7 +16,6 @@ import {
   StatusBody,
   TableIdParams,
   TrackedOrder,
-  type CreateOrderInput,
 } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
@@ -23,11 +23,7 @@ import type { OrdersService } from './orders.service.js';
 export const FLOOR_ROLES = ['admin', 'staff', 'branch_manager'] as const;
 const floor = { roles: FLOOR_ROLES } as const;
 
-const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'retry-safe key: the same key and body within 24 h return the first answer' })),
-});
-
-export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { orders: OrdersService; idempotency: Idempotency }) {
+export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: OrdersService; idempotency: Idempotency }) {
   app.get('/t/:slug/orders', {
     schema: {
       tags: ['orders'],
@@ -37,7 +33,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       response: withErrors({ 200: Type.Array(Order) }),
     },
     config: { auth: floor },
-    handler: (req) => orders.list(req.ctx, req.query as Static<typeof ListOrdersQuery>),
+    handler: (req) => orders.list(ctxOf(req), req.query),
   });
 
   app.post('/t/:slug/orders', {
@@ -58,11 +54,13 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
     },
     config: { auth: { optional: true, roles: FLOOR_ROLES } },
     handler: async (req, reply) => {
-      const key = req.headers['idempotency-key'] as string | undefined;
-      const ctx = req.principal ? req.ctx : null;
-      const result = await idempotency.run(`${req.tenant!.id}:orders.create`, key, { user: ctx?.user.id ?? null, body: req.body }, async () => ({
+      const key = req.headers['idempotency-key'];
+      const tenant = tenantOf(req);
+      // Optional auth: a token makes it a staff order (the guard then set the context), none a guest checkout.
+      const ctx = req.principal ? ctxOf(req) : null;
+      const result = await idempotency.run(`${tenant.id}:orders.create`, key, { user: ctx?.user.id ?? null, body: req.body }, async () => ({
         status: 201,
-        body: await orders.create(req.tenant!, ctx, req.body as CreateOrderInput),
+        body: await orders.create(tenant, ctx, req.body),
       }));
       return sendIdempotent(reply, result);
     },
@@ -77,7 +75,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       response: withErrors({ 200: TrackedOrder }, [400, 403, 404]),
     },
     config: { auth: { public: true } },
-    handler: (req) => orders.track(req.tenant!.id, (req.params as { number: string }).number),
+    handler: (req) => orders.track(tenantOf(req).id, req.params.number),
   });
 
   app.get('/t/:slug/orders/open-tab/:tableId', {
@@ -85,10 +83,10 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       tags: ['orders'],
       summary: "The table's open tab, or null",
       params: TableIdParams,
-      response: withErrors({ 200: Type.Union([Order, Type.Null()]) }),
+      response: withErrors({ 200: Nullable(Order) }),
     },
     config: { auth: floor },
-    handler: (req) => orders.openTab(req.ctx, (req.params as { tableId: string }).tableId),
+    handler: (req) => orders.openTab(ctxOf(req), req.params.tableId),
   });
 
   app.patch('/t/:slug/orders/:id/add-items', {
@@ -100,7 +98,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       response: withErrors({ 200: Order }, [400, 401, 403, 404, 409]),
     },
     config: { auth: floor },
-    handler: (req) => orders.addItems(req.ctx, (req.params as { id: string }).id, (req.body as Static<typeof AddItemsBody>).items),
+    handler: (req) => orders.addItems(ctxOf(req), req.params.id, req.body.items),
   });
 
   app.post('/t/:slug/orders/:id/close-tab', {
@@ -116,8 +114,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
     preValidation: async (req) => {
       req.body ??= {};
     },
-    handler: (req) =>
-      orders.closeTab(req.ctx, (req.params as { id: string }).id, (req.body as { paymentMethod?: PaymentMethod } | undefined)?.paymentMethod),
+    handler: (req) => orders.closeTab(ctxOf(req), req.params.id, req.body.paymentMethod),
   });
 
   app.put('/t/:slug/orders/:id/status', {
@@ -129,7 +126,7 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       response: withErrors({ 200: Order }, [400, 401, 403, 404, 409]),
     },
     config: { auth: floor },
-    handler: (req) => orders.setStatus(req.ctx, (req.params as { id: string }).id, (req.body as { status: OrderStatus }).status),
+    handler: (req) => orders.setStatus(ctxOf(req), req.params.id, req.body.status),
   });
 
   app.post('/t/:slug/orders/:id/split', {
@@ -141,6 +138,6 @@ export function ordersRoutes(app: FastifyInstance, { orders, idempotency }: { or
       response: withErrors({ 201: Type.Object({ parent: Order, parts: Type.Array(Order) }) }, [400, 401, 403, 404, 409]),
     },
     config: { auth: floor },
-    handler: async (req, reply) => reply.code(201).send(await orders.split(req.ctx, (req.params as { id: string }).id, req.body as Static<typeof SplitBody>)),
+    handler: async (req, reply) => reply.code(201).send(await orders.split(ctxOf(req), req.params.id, req.body)),
   });
 }

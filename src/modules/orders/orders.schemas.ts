@@ -1,8 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_METHODS } from '../../db/schema/orders.js';
-import { Body, CalendarDate, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../db/schema/orders.js';
+import { Body, CalendarDate, Id, Nullable, StringEnum, TenantParams, Timestamp } from '../../platform/schemas.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const OrderStatus = StringEnum(ORDER_STATUSES);
+const OrderType = StringEnum(ORDER_TYPES);
+const PaymentMethod = StringEnum(PAYMENT_METHODS);
+const PaymentGateway = StringEnum(PAYMENT_GATEWAYS);
+const PaymentStatus = StringEnum(PAYMENT_STATUSES);
 
 export const MAX_LINES = 100;
 export const ModifierSelection = Type.Object(
@@ -95,20 +99,20 @@ export const Order = Type.Object(
     customerName: Nullable(Type.String()),
     customerPhone: Nullable(Type.String()),
     customerEmail: Nullable(Type.String()),
-    status: Type.String(),
-    type: Type.String(),
+    status: OrderStatus,
+    type: OrderType,
     table: Nullable(Type.String()),
     pdv: Nullable(Type.String()),
-    paymentMethod: Nullable(Type.String()),
+    paymentMethod: Nullable(PaymentMethod),
     isSplitBill: Type.Boolean(),
     splitBillReference: Nullable(Type.String()),
     isTab: Type.Boolean(),
     total: Type.Integer({ description: 'cents' }),
     pixPayload: Nullable(Type.String()),
     pixQrCodeBase64: Nullable(Type.String()),
-    paymentGateway: Nullable(Type.String()),
+    paymentGateway: Nullable(PaymentGateway),
     paymentTransactionId: Nullable(Type.String()),
-    paymentStatus: Nullable(Type.String()),
+    paymentStatus: Nullable(PaymentStatus),
     paymentAttempts: Type.Integer(),
     receiptToken: Nullable(Type.String()),
     createdAt: Timestamp,
@@ -125,11 +129,11 @@ export type OrderView = Static<typeof Order>;
  */
 export const TrackedOrder = Type.Object({
   orderNumber: Type.String(),
-  status: Type.String(),
-  type: Type.Optional(Type.String({ description: 'guest orders only' })),
+  status: OrderStatus,
+  type: Type.Optional(StringEnum(ORDER_TYPES, { description: 'guest orders only' })),
   items: Type.Optional(Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() }), { description: 'guest orders only' })),
   total: Type.Optional(Type.Integer({ description: 'guest orders only' })),
-  paymentStatus: Type.Optional(Nullable(Type.String({ description: 'guest orders only' }))),
+  paymentStatus: Type.Optional(Nullable(PaymentStatus, { description: 'guest orders only' })),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -150,17 +154,17 @@ export const CheckoutOrder = Type.Object({
   orderNumber: Type.String(),
   items: Type.Array(OrderLineView),
   customerName: Nullable(Type.String()),
-  status: Type.String(),
-  type: Type.String(),
+  status: OrderStatus,
+  type: OrderType,
   table: Nullable(Type.String()),
   pdv: Nullable(Type.String()),
-  paymentMethod: Nullable(Type.String()),
+  paymentMethod: Nullable(PaymentMethod),
   isTab: Type.Boolean(),
   total: Type.Integer({ description: 'cents' }),
   pixPayload: Nullable(Type.String()),
   pixQrCodeBase64: Nullable(Type.String()),
-  paymentGateway: Nullable(Type.String()),
-  paymentStatus: Nullable(Type.String()),
+  paymentGateway: Nullable(PaymentGateway),
+  paymentStatus: Nullable(PaymentStatus),
   paymentAttempts: Type.Integer(),
   receiptToken: Nullable(Type.String({ description: 'set once paid (wallet checkout); valid 10 minutes' })),
   receiptUrl: Nullable(Type.String({ description: 'public receipt link, set with receiptToken' })),
@@ -174,13 +178,18 @@ export const Receipt = Type.Object({
   orderNumber: Type.String(),
   items: Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() })),
   total: Type.Integer(),
-  paymentMethod: Nullable(Type.String()),
-  paymentGateway: Nullable(Type.String()),
+  paymentMethod: Nullable(PaymentMethod),
+  paymentGateway: Nullable(PaymentGateway),
   paymentTransactionId: Nullable(Type.String()),
   paidAt: Nullable(Timestamp),
   expiresAt: Timestamp,
 });
 
-export const OrderNumberParams = Type.Object({ slug: Type.String({ maxLength: 64 }), number: Type.String({ pattern: '^[0-9]{8}-[0-9a-f]{4,10}$' }) });
-export const TableIdParams = Type.Object({ slug: Type.String({ maxLength: 64 }), tableId: Id });
-export const ReceiptParams = Type.Object({ slug: Type.String({ maxLength: 64 }), token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
+/** `Idempotency-Key` of the routes that create orders (the key's own rules are checked by `platform/idempotency.ts`). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'retry-safe key: the same key and body within 24 h return the first answer' })),
+});
+
+export const OrderNumberParams = Type.Object({ ...TenantParams.properties, number: Type.String({ pattern: '^[0-9]{8}-[0-9a-f]{4,10}$' }) });
+export const TableIdParams = Type.Object({ ...TenantParams.properties, tableId: Id });
+export const ReceiptParams = Type.Object({ ...TenantParams.properties, token: Type.String({ pattern: '^[0-9a-f]{32}$' }) });

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../../db/ids.js';
+import { isId, newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import type { KitchenEvent, KitchenTarget } from '../../platform/realtime.js';
-import { badRequest, conflict, forbidden, invalidField, isUniqueViolation, notFound } from '../../platform/errors.js';
+import { Conflict, Forbidden, Invalid, InvalidRequest, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import { addDays, localDate, startOfLocalDay } from '../../platform/time.js';
-import type { BranchesService } from '../branches/branches.service.js';
-import type { MenuService } from '../menu/menu.service.js';
-import type { TablesService } from '../tables/tables.service.js';
+import type { BranchesService } from '../branches/index.js';
+import type { MenuService } from '../menu/index.js';
+import type { TablesService } from '../tables/index.js';
 import * as q from './orders.queries.js';
 import { canMove, equalShares, isOpen, mergeLines, staffOrderNumber, compactDate, totalOf } from './orders.rules.js';
 import {
@@ -103,7 +103,7 @@ export function toCheckoutView(o: OrderRow, receiptBase: string): CheckoutOrderV
 }
 
 const tabOpen = (tableNumber: number, tab: OrderRow) =>
-  conflict(`Table ${tableNumber} already has an open tab (${tab.orderNumber}): add items to it`, 'tab_open', [{ field: 'table', message: tab.id }]);
+  new Conflict(`Table ${tableNumber} already has an open tab (${tab.orderNumber}): add items to it`, 'tab_open', [{ field: 'table', message: tab.id }]);
 
 const guestNumber = (day: string) => `${compactDate(day)}-${randomBytes(5).toString('hex')}`;
 const MAX_LIST_DAYS = 366;
@@ -123,14 +123,14 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
   async function priceLines(tenantId: string, inputs: LineInput[], field = 'items'): Promise<OrderLine[]> {
     const ids = inputs.map((l, i) => {
       const id = l.menuItem ?? l.menuItemId;
-      if (!id) throw invalidField(`${field}.${i}.menuItem`, 'is required');
+      if (!id) throw new Invalid(`${field}.${i}.menuItem`, 'is required');
       return id;
     });
     const items = await menu.itemsForOrder(tenantId, ids);
     return inputs.map((input, i) => {
       const item = items.get(ids[i]);
-      if (!item) throw invalidField(`${field}.${i}.menuItem`, `unknown menu item ${ids[i]}`);
-      if (!item.orderable) throw invalidField(`${field}.${i}.menuItem`, `${item.name} is not available`);
+      if (!item) throw new Invalid(`${field}.${i}.menuItem`, `unknown menu item ${ids[i]}`);
+      if (!item.orderable) throw new Invalid(`${field}.${i}.menuItem`, `${item.name} is not available`);
       const chosen = menu.priceSelections(item, input.modifiers ?? [], `${field}.${i}.modifiers`);
       const modifiers: OrderLineModifier[] = [];
       for (const c of chosen) {
@@ -152,12 +152,12 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
   }
 
   async function resolveTable(tenant: TenantRef, table: string | number) {
-    if (tenant.businessType !== 'restaurant') throw invalidField('table', `tables are not available for the business type ${tenant.businessType}`);
+    if (tenant.businessType !== 'restaurant') throw new Invalid('table', `tables are not available for the business type ${tenant.businessType}`);
     const found =
-      typeof table === 'string' && /^[0-9a-f]{24}$/.test(table)
+      isId(table)
         ? await tables.findById(tenant.id, table)
         : await tables.findByNumber(tenant.id, Number(table));
-    if (!found) throw invalidField('table', `unknown table ${table}`);
+    if (!found) throw new Invalid('table', `unknown table ${table}`);
     return found;
   }
 
@@ -165,12 +165,12 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
   async function assertInScope(ctx: TenantCtx, pdvId: string | null) {
     if (ctx.branchScope.all || pdvId === null) return;
     const allowed = await branches.pdvScope(ctx.tenantId, ctx.branchScope);
-    if (!allowed?.includes(pdvId)) throw forbidden('You have no access to this point of sale', 'branch_scope');
+    if (!allowed?.includes(pdvId)) throw new Forbidden('You have no access to this point of sale', 'branch_scope');
   }
 
   async function load(ctx: TenantCtx, id: string, exec: Db, lock = false) {
     const order = await q.findOrder(exec, ctx.tenantId, id, { lock });
-    if (!order) throw notFound('Order');
+    if (!order) throw new NotFound('Order');
     await assertInScope(ctx, order.pdvId);
     return order;
   }
@@ -190,8 +190,8 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
     const now = Date.now();
     const hit = kitchenTargets.get(key);
     if (hit && hit.until > now) return hit.target;
-    const row = await q.kitchenTarget(db, tenantId, pdvId);
-    const target = row?.businessType === 'restaurant' ? { pdvId, branchId: row.branchId } : null;
+    const [tenant, pdv] = await Promise.all([deps.tenants.byId(tenantId), pdvId ? branches.findPdv(tenantId, pdvId) : null]);
+    const target = tenant?.businessType === 'restaurant' ? { pdvId, branchId: pdv?.branch ?? null } : null;
     if (kitchenTargets.size > 10_000) kitchenTargets.clear();
     kitchenTargets.set(key, { target, until: now + KITCHEN_TARGET_TTL_MS });
     return target;
@@ -247,15 +247,15 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
     ): Promise<OrderRow> {
       const guest = ctx === null;
       if (guest) {
-        if (!input.pdv) throw invalidField('pdv', 'is required for guest checkout');
-        if (!input.customerName) throw invalidField('customerName', 'is required for guest checkout');
+        if (!input.pdv) throw new Invalid('pdv', 'is required for guest checkout');
+        if (!input.customerName) throw new Invalid('customerName', 'is required for guest checkout');
         if (!input.paymentMethod || !(GUEST_PAYMENT as readonly string[]).includes(input.paymentMethod)) {
-          throw invalidField('paymentMethod', `guest checkout accepts ${GUEST_PAYMENT.join(', ')}`);
+          throw new Invalid('paymentMethod', `guest checkout accepts ${GUEST_PAYMENT.join(', ')}`);
         }
       }
       const lines = await priceLines(tenant.id, input.items);
       const pdv = input.pdv ? await branches.findPdv(tenant.id, input.pdv) : null;
-      if (input.pdv && (!pdv || !pdv.active)) throw invalidField('pdv', `unknown point of sale ${input.pdv}`);
+      if (input.pdv && (!pdv || !pdv.active)) throw new Invalid('pdv', `unknown point of sale ${input.pdv}`);
       if (ctx) await assertInScope(ctx, pdv?._id ?? null);
       const table = input.table !== undefined ? await resolveTable(tenant, input.table) : null;
       const day = today(tenant);
@@ -299,7 +299,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
           await announce(order, 'newOrder');
           return order;
         } catch (err) {
-          if (isUniqueViolation(err, q.OPEN_TAB_KEY)) throw conflict(`Table ${table?.number} already has an open tab`, 'tab_open');
+          if (isUniqueViolation(err, q.OPEN_TAB_KEY)) throw new Conflict(`Table ${table?.number} already has an open tab`, 'tab_open');
           if (guest && attempt < 3 && isUniqueViolation(err, q.NUMBER_KEY)) continue;
           throw err;
         }
@@ -309,8 +309,8 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
     async list(ctx: TenantCtx, query: { status?: OrderStatus; from?: string; to?: string; limit?: number; pdvIds?: string[] }) {
       const from = query.from ?? today(ctx.tenant);
       const to = query.to ?? from;
-      if (to < from) throw invalidField('querystring.to', 'must not be before from');
-      if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > MAX_LIST_DAYS) throw invalidField('querystring.to', `the period is at most ${MAX_LIST_DAYS} days`);
+      if (to < from) throw new Invalid('to', 'must not be before from');
+      if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > MAX_LIST_DAYS) throw new Invalid('to', `the period is at most ${MAX_LIST_DAYS} days`);
       const scope = await branches.pdvScope(ctx.tenantId, ctx.branchScope);
       const filter = Boolean(query.pdvIds?.length);
       const rows = await q.listOrders(db, ctx.tenantId, {
@@ -327,14 +327,14 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
 
     async track(tenantId: string, orderNumber: string): Promise<TrackedOrderView> {
       const order = await q.findOrderByNumber(db, tenantId, orderNumber);
-      if (!order) throw notFound('Order');
+      if (!order) throw new NotFound('Order');
       return toTrackedView(order);
     },
 
     findByNumber: (tenantId: string, orderNumber: string) => q.findOrderByNumber(db, tenantId, orderNumber),
 
     async openTab(ctx: TenantCtx, tableId: string): Promise<OrderView | null> {
-      if (!(await tables.findById(ctx.tenantId, tableId))) throw notFound('Table');
+      if (!(await tables.findById(ctx.tenantId, tableId))) throw new NotFound('Table');
       const order = await q.findOpenTab(db, ctx.tenantId, tableId);
       if (!order) return null;
       await assertInScope(ctx, order.pdvId);
@@ -346,7 +346,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
       const added = await priceLines(ctx.tenantId, items);
       const order = await db.transaction(async (tx) => {
         const current = await load(ctx, id, tx, true);
-        if (!isOpen(current.status)) throw conflict(`Order ${current.orderNumber} is ${current.status}: no items can be added`, 'order_closed');
+        if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is ${current.status}: no items can be added`, 'order_closed');
         const lines = mergeLines(current.items, added);
         return q.updateOrder(tx, ctx.tenantId, id, { items: lines, total: totalOf(lines) });
       });
@@ -357,7 +357,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
     async closeTab(ctx: TenantCtx, id: string, paymentMethod?: OrderRow['paymentMethod']): Promise<OrderView> {
       const order = await db.transaction(async (tx) => {
         const current = await load(ctx, id, tx, true);
-        if (!isOpen(current.status)) throw conflict(`Order ${current.orderNumber} is already ${current.status}`, 'order_closed');
+        if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is already ${current.status}`, 'order_closed');
         const closed = await q.updateOrder(tx, ctx.tenantId, id, {
           status: 'delivered',
           closedAt: clock.now(),
@@ -376,7 +376,7 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
         const current = await load(ctx, id, tx, true);
         if (current.status === status) return current;
         if (!canMove(current.status, status)) {
-          throw conflict(`An order cannot move from ${current.status} to ${status}`, 'invalid_transition', [
+          throw new Conflict(`An order cannot move from ${current.status} to ${status}`, 'invalid_transition', [
             { field: 'status', message: `${current.status} -> ${status}` },
           ]);
         }
@@ -395,12 +395,12 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
      * spread so the parts add up to the total exactly).
      */
     async split(ctx: TenantCtx, id: string, body: { parts?: number; lines?: { line: number; quantity: number }[][] }) {
-      if ((body.parts === undefined) === (body.lines === undefined)) throw badRequest('Give either parts (equal split) or lines (split by items)');
+      if ((body.parts === undefined) === (body.lines === undefined)) throw new InvalidRequest('Give either parts (equal split) or lines (split by items)');
       const result = await db.transaction(async (tx) => {
         const parent = await load(ctx, id, tx, true);
-        if (parent.status === 'cancelled') throw conflict('A cancelled order cannot be split', 'order_closed');
-        if (parent.isSplitBill) throw conflict('A part of a split bill cannot be split again', 'already_split');
-        if ((await q.countSplitChildren(tx, ctx.tenantId, parent.orderNumber)) > 0) throw conflict(`Order ${parent.orderNumber} is already split`, 'already_split');
+        if (parent.status === 'cancelled') throw new Conflict('A cancelled order cannot be split', 'order_closed');
+        if (parent.isSplitBill) throw new Conflict('A part of a split bill cannot be split again', 'already_split');
+        if ((await q.countSplitChildren(tx, ctx.tenantId, parent.orderNumber)) > 0) throw new Conflict(`Order ${parent.orderNumber} is already split`, 'already_split');
         let partLines: OrderLine[][];
         if (body.parts !== undefined) {
           const shares = equalShares(parent.total, body.parts);
@@ -412,14 +412,14 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
           partLines = body.lines!.map((part, p) =>
             part.map(({ line, quantity }, j) => {
               const source = parent.items[line];
-              if (!source) throw invalidField(`lines.${p}.${j}.line`, `order has no line ${line}`);
+              if (!source) throw new Invalid(`lines.${p}.${j}.line`, `order has no line ${line}`);
               taken[line] += quantity;
               return { ...source, quantity };
             }),
           );
           taken.forEach((n, line) => {
             if (n !== parent.items[line].quantity) {
-              throw invalidField('lines', `line ${line} (${parent.items[line].name}) has ${parent.items[line].quantity} units; the parts take ${n}`);
+              throw new Invalid('lines', `line ${line} (${parent.items[line].name}) has ${parent.items[line].quantity} units; the parts take ${n}`);
             }
           });
         }

@@ -100,10 +100,10 @@ describe('POST /t/:slug/orders', () => {
     const r = await restaurant();
     const base = { pdv: r.pdv.slug, customerName: 'Ana', paymentMethod: 'pix', orderType: 'takeout', items: [{ menuItemId: r.guarana._id, quantity: 1 }] };
     for (const [patch, field] of [
-      [{ pdv: undefined }, 'pdv'],
-      [{ customerName: undefined }, 'customerName'],
-      [{ paymentMethod: 'voucher' }, 'paymentMethod'],
-      [{ pdv: 'no-such-pdv' }, 'pdv'],
+      [{ pdv: undefined }, 'body.pdv'],
+      [{ customerName: undefined }, 'body.customerName'],
+      [{ paymentMethod: 'voucher' }, 'body.paymentMethod'],
+      [{ pdv: 'no-such-pdv' }, 'body.pdv'],
     ] as const) {
       const res = await call('POST', `/t/${r.slug}/orders`, {}, { ...base, ...patch });
       expect(res.statusCode, field).toBe(400);
@@ -121,12 +121,12 @@ describe('POST /t/:slug/orders', () => {
       [[{ menuItem: r.guarana._id, quantity: 0 }], 'body.items.0.quantity'],
       [[{ menuItem: r.guarana._id, quantity: 1000 }], 'body.items.0.quantity'],
       [[{ menuItem: r.guarana._id, quantity: 1.5 }], 'body.items.0.quantity'],
-      [[{ menuItem: r.guarana._id, quantity: 1 }, { menuItem: 'f'.repeat(24), quantity: 1 }], 'items.1.menuItem'],
-      [[{ menuItem: off._id, quantity: 1 }], 'items.0.menuItem'],
-      [[{ menuItem: other.guarana._id, quantity: 1 }], 'items.0.menuItem'],
-      [[{ menuItem: r.picanha._id, quantity: 1 }], 'items.0.modifiers'],
-      [[{ menuItem: r.picanha._id, quantity: 1, modifiers: [{ groupId: r.doneness._id, options: ['Queimada'] }] }], 'items.0.modifiers'],
-      [[{ quantity: 1 }], 'items.0.menuItem'],
+      [[{ menuItem: r.guarana._id, quantity: 1 }, { menuItem: 'f'.repeat(24), quantity: 1 }], 'body.items.1.menuItem'],
+      [[{ menuItem: off._id, quantity: 1 }], 'body.items.0.menuItem'],
+      [[{ menuItem: other.guarana._id, quantity: 1 }], 'body.items.0.menuItem'],
+      [[{ menuItem: r.picanha._id, quantity: 1 }], 'body.items.0.modifiers'],
+      [[{ menuItem: r.picanha._id, quantity: 1, modifiers: [{ groupId: r.doneness._id, options: ['Queimada'] }] }], 'body.items.0.modifiers'],
+      [[{ quantity: 1 }], 'body.items.0.menuItem'],
     ];
     for (const [items, field] of cases) {
       const res = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { items }));
@@ -135,7 +135,7 @@ describe('POST /t/:slug/orders', () => {
     }
     const foreignTable = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { orderType: 'dine_in', table: other.table._id }));
     expect(foreignTable.statusCode).toBe(400);
-    expect(foreignTable.json().details[0].field).toBe('table');
+    expect(foreignTable.json().details[0].field).toBe('body.table');
     const foreignPdv = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { pdv: other.pdv.pdvId }));
     expect(foreignPdv.statusCode).toBe(400);
     expect((await call('GET', `/t/${r.slug}/orders`, r.admin.headers)).json()).toHaveLength(0);

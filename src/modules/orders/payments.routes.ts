@@ -1,12 +1,12 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { GATEWAY_A_WEBHOOK_PATH } from '../../integrations/providers.js';
+import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
+import { GATEWAY_A_WEBHOOK_PATH } from '../../integrations/gateway-a/index.js';
 import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
 import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
-import type { TenantsService } from '../tenants/tenants.service.js';
+import type { TenantsService } from '../tenants/index.js';
 import { FLOOR_ROLES } from './orders.routes.js';
-import { CheckoutOrder, Receipt, ReceiptParams } from './orders.schemas.js';
+import { CheckoutOrder, IdempotencyHeaders, Receipt, ReceiptParams } from './orders.schemas.js';
 import {
   CheckoutConfig,
   ProcessPaymentBody,
@@ -16,13 +16,13 @@ import {
   WalletPaymentBody,
   WebhookAck,
 } from './payments.schemas.js';
-import type { PaymentsService, ProcessPaymentInput } from './payments.service.js';
+import type { PaymentsService } from './payments.service.js';
 
 /** Card attempts from one client: enough for a family at a table, not for card testing. */
 const WALLET_PAYMENT_LIMIT = { name: 'checkout:wallet-payment', limit: 20, windowMs: 60_000, message: 'Too many payment attempts; wait and try again' };
 
 export function paymentsRoutes(
-  app: FastifyInstance,
+  app: RouteApp,
   deps: { payments: PaymentsService; tenants: TenantsService; idempotency: Idempotency; rateLimits: RateLimiter },
 ) {
   const { payments, tenants, idempotency, rateLimits } = deps;
@@ -36,7 +36,7 @@ export function paymentsRoutes(
       response: withErrors({ 200: ProcessPaymentResult }, [400, 401, 403, 404, 409, 422, 503]),
     },
     config: { auth: { roles: FLOOR_ROLES } },
-    handler: (req) => payments.processPayment(req.ctx, (req.params as { id: string }).id, req.body as ProcessPaymentInput),
+    handler: (req) => payments.processPayment(ctxOf(req), req.params.id, req.body),
   });
 
   // The signature covers the exact bytes received: this route keeps the raw body.
@@ -57,7 +57,7 @@ export function paymentsRoutes(
   app.get('/t/:slug/checkout/config', {
     schema: { tags: ['payments'], summary: "The tenant's public wallet key for the checkout SDK", security: [], params: TenantParams, response: withErrors({ 200: CheckoutConfig }, [400, 403, 404]) },
     config: { auth: { public: true } },
-    handler: async (req) => ({ walletPublicKey: (await tenants.findById(req.tenant!.id))?.walletPublicKey ?? null }),
+    handler: async (req) => ({ walletPublicKey: (await tenants.findById(tenantOf(req).id))?.walletPublicKey ?? null }),
   });
 
   app.post('/t/:slug/checkout/wallet-payment', {
@@ -66,16 +66,18 @@ export function paymentsRoutes(
       summary: 'Pay online with the wallet: charged first, the order is created only when approved (402 when declined)',
       security: [],
       params: TenantParams,
+      headers: IdempotencyHeaders,
       body: WalletPaymentBody,
       response: withErrors({ 201: CheckoutOrder, 429: RateLimited }, [400, 402, 403, 404, 409, 422, 503]),
     },
     config: { auth: { public: true } },
     onRequest: limitPerIp(rateLimits, WALLET_PAYMENT_LIMIT),
     handler: async (req, reply) => {
-      const key = req.headers['idempotency-key'] as string | undefined;
-      const result = await idempotency.run(`${req.tenant!.id}:checkout.wallet`, key, req.body, async () => ({
+      const key = req.headers['idempotency-key'];
+      const tenant = tenantOf(req);
+      const result = await idempotency.run(`${tenant.id}:checkout.wallet`, key, req.body, async () => ({
         status: 201,
-        body: await payments.walletCheckout(req.tenant!, req.body as Static<typeof WalletPaymentBody>, key),
+        body: await payments.walletCheckout(tenant, req.body, key),
       }));
       return sendIdempotent(reply, result);
     },
@@ -90,15 +92,12 @@ export function paymentsRoutes(
       response: withErrors({ 200: TestCredentialsResult }, [400, 401, 403, 404, 422, 503]),
     },
     config: { auth: { permission: 'manage_settings' } },
-    handler: (req) => {
-      const body = req.body as Static<typeof TestCredentialsBody>;
-      return payments.testWalletCredentials(body.accessToken, body.deviceId);
-    },
+    handler: (req) => payments.testWalletCredentials(req.body.accessToken, req.body.deviceId),
   });
 
   app.get('/t/:slug/receipts/:token', {
     schema: { tags: ['payments'], summary: 'Receipt of a paid order (token valid 10 minutes)', security: [], params: ReceiptParams, response: withErrors({ 200: Receipt }, [400, 403, 404]) },
     config: { auth: { public: true } },
-    handler: (req) => payments.receipt(req.tenant!.id, (req.params as { token: string }).token),
+    handler: (req) => payments.receipt(tenantOf(req).id, req.params.token),
   });
 }

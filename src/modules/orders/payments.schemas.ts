@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { PAYMENT_METHODS } from '../../db/schema/orders.js';
-import { Body, StringEnum } from '../../platform/schemas.js';
+import { type PAYMENT_GATEWAYS, PAYMENT_METHODS } from '../../db/schema/orders.js';
+import { Body, Nullable, StringEnum } from '../../platform/schemas.js';
 import { CreateOrderBody } from './orders.schemas.js';
 
 export const ProcessPaymentBody = Body({
   method: StringEnum(PAYMENT_METHODS),
-  gateway: StringEnum(['mock', 'gateway_a'] as const),
+  gateway: StringEnum(['mock', 'gateway_a'] as const satisfies readonly (typeof PAYMENT_GATEWAYS)[number][]),
   gatewayATerminalSerial: Type.Optional(Type.String({ pattern: '^T-[A-Za-z0-9][A-Za-z0-9._-]{0,62}$' })),
 });
 
@@ -16,7 +16,7 @@ export const ProcessPaymentResult = Type.Union([
 
 export const WebhookAck = Type.Object({ received: Type.Boolean() });
 
-export const CheckoutConfig = Type.Object({ walletPublicKey: Type.Union([Type.String(), Type.Null()]) });
+export const CheckoutConfig = Type.Object({ walletPublicKey: Nullable(Type.String()) });
 
 const { paymentMethod: _ignored, customerEmail: _email, ...orderFields } = CreateOrderBody.properties;
 export const WalletPaymentBody = Body({
@@ -35,14 +35,13 @@ export const TestCredentialsBody = Body({
 export const TestCredentialsResult = Type.Object({
   success: Type.Literal(true),
   deviceCount: Type.Integer(),
-  device: Type.Union([
+  device: Nullable(
     Type.Object({
       id: Type.String(),
-      operatingMode: Type.Union([Type.String(), Type.Null()]),
-      posId: Type.Union([Type.String(), Type.Null()]),
-      storeId: Type.Union([Type.String(), Type.Null()]),
-      externalPosId: Type.Union([Type.String(), Type.Null()]),
+      operatingMode: Nullable(Type.String()),
+      posId: Nullable(Type.String()),
+      storeId: Nullable(Type.String()),
+      externalPosId: Nullable(Type.String()),
     }),
-    Type.Null(),
-  ]),
+  ),
 });

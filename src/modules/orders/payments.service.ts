@@ -2,18 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { isId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { OrderRow, PaymentMethod } from '../../db/schema/orders.js';
-import { TERMINAL_SERIAL } from '../../integrations/gateway-a/client.js';
-import { checkGatewayASignature } from '../../integrations/gateway-a/signature.js';
-import { parseGatewayAWebhook } from '../../integrations/gateway-a/webhook.js';
-import { isProviderError, ProviderRefusedError, type PaymentProviderError } from '../../integrations/errors.js';
-import type { PaymentProviders } from '../../integrations/providers.js';
+import { isIntegrationError, isRefused, type IntegrationError } from '../../integrations/errors.js';
+import { checkGatewayASignature, parseGatewayAWebhook, TERMINAL_SERIAL } from '../../integrations/gateway-a/index.js';
+import type { Integrations } from '../../integrations/registry.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
-import { badRequest, conflict, HttpError, invalidField } from '../../platform/errors.js';
+import { Conflict, Declined, Invalid, InvalidRequest, NotFound, Rejected, Unauthenticated, Unavailable } from '../../platform/domain-errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
-import type { BranchesService } from '../branches/branches.service.js';
-import type { TenantsService } from '../tenants/tenants.service.js';
+import type { BranchesService } from '../branches/index.js';
+import type { TenantsService } from '../tenants/index.js';
 import * as q from './orders.queries.js';
+import { paymentJobs, type PaymentExpiryJob } from './payments.jobs.js';
 import type { CreateOrderInput } from './orders.schemas.js';
 import { toTrackedPayment, type OrdersService } from './orders.service.js';
 import { totalOf } from './orders.rules.js';
@@ -21,8 +20,9 @@ import { totalOf } from './orders.rules.js';
 /** How long a terminal payment may stay `processing` before the service cancels it (spec 8). */
 export const PAYMENT_TIMEOUT_MS = 60_000;
 export const RECEIPT_TTL_MS = 10 * 60_000;
-export const PAYMENT_EXPIRY_JOB = 'payments.expire';
-export const PAYMENT_SWEEP_JOB = 'payments.sweep';
+/** Queue names of the payment jobs (declared in `payments.jobs.ts`). */
+export const PAYMENT_EXPIRY_JOB = paymentJobs.expire.name;
+export const PAYMENT_SWEEP_JOB = paymentJobs.sweep.name;
 
 export interface ProcessPaymentInput {
   method: PaymentMethod;
@@ -30,24 +30,16 @@ export interface ProcessPaymentInput {
   gatewayATerminalSerial?: string;
 }
 
-interface ExpiryJob {
-  tenantId: string;
-  orderId: string;
-  attempt: number;
-  terminalSerial: string;
-  intentId: string;
-}
-
 const newReceiptToken = () => randomBytes(16).toString('hex');
 
-function providerHttpError(err: PaymentProviderError, what: string): HttpError {
-  if (err instanceof ProviderRefusedError) return new HttpError(422, `${what} refused by the payment provider: ${err.message}`, 'provider_refused');
-  return new HttpError(503, `${what}: the payment provider is unavailable, try again`, 'provider_unavailable');
+function providerFailure(err: IntegrationError, what: string): Rejected | Unavailable {
+  if (isRefused(err)) return new Rejected(`${what} refused by the payment provider: ${err.message}`, 'provider_refused');
+  return new Unavailable(`${what}: the payment provider is unavailable, try again`, 'provider_unavailable');
 }
 
 export function paymentsService(
   deps: Deps,
-  { orders, providers, tenants, branches }: { orders: OrdersService; providers: PaymentProviders; tenants: TenantsService; branches: BranchesService },
+  { orders, integrations, tenants, branches }: { orders: OrdersService; integrations: Integrations; tenants: TenantsService; branches: BranchesService },
 ) {
   const { db, clock, realtime, jobs, log } = deps;
 
@@ -79,9 +71,9 @@ export function paymentsService(
   }
 
   function assertPayable(order: OrderRow) {
-    if (order.status === 'cancelled') throw conflict(`Order ${order.orderNumber} is cancelled`, 'order_closed');
-    if (order.paymentStatus === 'approved') throw conflict(`Order ${order.orderNumber} is already paid`, 'already_paid');
-    if (order.paymentStatus === 'processing') throw conflict(`A payment of order ${order.orderNumber} is already in progress`, 'payment_in_progress');
+    if (order.status === 'cancelled') throw new Conflict(`Order ${order.orderNumber} is cancelled`, 'order_closed');
+    if (order.paymentStatus === 'approved') throw new Conflict(`Order ${order.orderNumber} is already paid`, 'already_paid');
+    if (order.paymentStatus === 'processing') throw new Conflict(`A payment of order ${order.orderNumber} is already in progress`, 'payment_in_progress');
   }
 
   /** Applies a final gateway result once: a payment no longer `processing` is left as it is. */
@@ -95,7 +87,8 @@ export function paymentsService(
     );
   }
 
-  async function expire(job: ExpiryJob) {
+  /** The `paymentJobs.expire` handler: cancels an overdue terminal payment, or takes the result the terminal reached. */
+  async function expire(job: PaymentExpiryJob) {
     const current = await q.findByIdAnyTenant(db, job.orderId);
     if (!current || current.paymentStatus !== 'processing' || current.paymentAttempts !== job.attempt) return 'not processing';
     // The queue runs this job by the database clock; allow it a little skew against ours.
@@ -105,11 +98,11 @@ export function paymentsService(
     let outcome: 'approved' | 'declined' = 'declined';
     let transactionId: string | null = null;
     try {
-      await providers.gatewayA!.cancelPaymentIntent(job.terminalSerial, job.intentId);
+      await integrations.gatewayA.client!.cancelPaymentIntent(job.terminalSerial, job.intentId);
     } catch (err) {
-      if (!(err instanceof ProviderRefusedError)) throw err; // unavailable: the job is retried
+      if (!(isRefused(err))) throw err; // unavailable: the job is retried
       // The terminal finished the payment before the cancel: take its result.
-      const intent = await providers.gatewayA!.getPaymentIntent(job.intentId);
+      const intent = await integrations.gatewayA.client!.getPaymentIntent(job.intentId);
       if (intent.status === 'approved') {
         outcome = 'approved';
         transactionId = intent.paymentId;
@@ -123,9 +116,8 @@ export function paymentsService(
     return outcome;
   }
 
-  jobs.register<ExpiryJob>(PAYMENT_EXPIRY_JOB, expire, { retryLimit: 3, retryDelay: 5 });
-  // Safety net for an expiry job lost with a crashed process: every minute, expire what is overdue.
-  jobs.register(PAYMENT_SWEEP_JOB, async () => {
+  /** The `paymentJobs.sweep` handler, a safety net for an expiry job lost with a crashed process: expires what is overdue. */
+  async function sweep() {
     const stale = await q.staleProcessingPayments(db, new Date(clock.now().getTime() - PAYMENT_TIMEOUT_MS));
     for (const s of stale) {
       const order = await q.findByIdAnyTenant(db, s.id);
@@ -139,10 +131,11 @@ export function paymentsService(
       });
     }
     return stale.length;
-  });
+  }
 
   return {
     expire,
+    sweep,
 
     /**
      * Charges an order. `mock` (or gateway_a not configured) approves at once, for a cashier who
@@ -150,15 +143,15 @@ export function paymentsService(
      * terminal and answers `processing`: the result arrives by webhook.
      */
     async processPayment(ctx: TenantCtx, id: string, input: ProcessPaymentInput) {
-      if (input.gateway === 'gateway_a' && providers.gatewayA) {
+      if (input.gateway === 'gateway_a' && integrations.gatewayA.client) {
         const claimed = await db.transaction(async (tx) => {
           const order = await orders.loadForUpdate(ctx, id, tx, true);
           assertPayable(order);
-          if (order.total <= 0) throw badRequest('Order total is zero: nothing to charge');
+          if (order.total <= 0) throw new InvalidRequest('Order total is zero: nothing to charge');
           const pdv = order.pdvId ? await branches.findPdv(ctx.tenantId, order.pdvId, tx) : null;
           const serial = input.gatewayATerminalSerial ?? pdv?.gatewayATerminalSerial ?? null;
-          if (!serial) throw invalidField('gatewayATerminalSerial', 'is required: the order has no PDV with a card terminal');
-          if (!TERMINAL_SERIAL.test(serial)) throw invalidField('gatewayATerminalSerial', 'must look like T-XXXX');
+          if (!serial) throw new Invalid('gatewayATerminalSerial', 'is required: the order has no PDV with a card terminal');
+          if (!TERMINAL_SERIAL.test(serial)) throw new Invalid('gatewayATerminalSerial', 'must look like T-XXXX');
           const updated = await q.updateOrder(tx, ctx.tenantId, id, {
             paymentStatus: 'processing',
             paymentGateway: 'gateway_a',
@@ -174,7 +167,7 @@ export function paymentsService(
         const { order, serial } = claimed;
         let intentId: string;
         try {
-          ({ intentId } = await providers.gatewayA.createPaymentIntent({
+          ({ intentId } = await integrations.gatewayA.client.createPaymentIntent({
             terminalSerial: serial,
             amountCents: order.total,
             externalId: order.id,
@@ -183,13 +176,13 @@ export function paymentsService(
         } catch (err) {
           // Nothing reached the terminal: give the order back its previous payment state.
           await q.updateOrder(db, ctx.tenantId, id, { paymentStatus: claimed.previous, paymentStartedAt: null });
-          if (isProviderError(err)) throw providerHttpError(err, 'Payment intent');
+          if (isIntegrationError(err)) throw providerFailure(err, 'Payment intent');
           throw err;
         }
         const updated = await db.transaction(async (tx) => {
           const o = await q.updateOrder(tx, ctx.tenantId, id, { paymentIntentId: intentId });
-          await jobs.send<ExpiryJob>(
-            PAYMENT_EXPIRY_JOB,
+          await jobs.send(
+            paymentJobs.expire,
             { tenantId: ctx.tenantId, orderId: id, attempt: order.paymentAttempts, terminalSerial: serial, intentId },
             { startAfter: PAYMENT_TIMEOUT_MS / 1000, singletonKey: `${id}:${order.paymentAttempts}`, tx },
           );
@@ -219,19 +212,19 @@ export function paymentsService(
      * webhook (payment no longer processing, or of an older attempt) changes nothing.
      */
     async gatewayWebhook(rawBody: Buffer, signature: string | string[] | undefined) {
-      const check = checkGatewayASignature(rawBody, signature, providers.gatewayAWebhookSecret);
+      const check = checkGatewayASignature(rawBody, signature, integrations.gatewayA.webhookSecret);
       if (!check.valid) {
-        if (check.reason !== 'missing_secret') throw new HttpError(401, 'Invalid webhook signature', 'invalid_signature');
+        if (check.reason !== 'missing_secret') throw new Unauthenticated('Invalid webhook signature', 'invalid_signature');
         log.warn('gateway_a webhook accepted without a signature check: no webhook secret is configured');
       }
       let body: unknown;
       try {
         body = JSON.parse(rawBody.toString('utf8'));
       } catch {
-        throw badRequest('Body is not valid JSON');
+        throw new InvalidRequest('Body is not valid JSON');
       }
       const event = parseGatewayAWebhook(body);
-      if (!event) throw badRequest('Unrecognised webhook body');
+      if (!event) throw new InvalidRequest('Unrecognised webhook body');
       if (!event.outcome) return { received: true };
       const updated = await db.transaction(async (tx) => {
         const byRef = event.externalId && isId(event.externalId) ? await q.findByIdAnyTenant(tx, event.externalId, { lock: true }) : null;
@@ -254,12 +247,12 @@ export function paymentsService(
       idempotencyKey: string | undefined,
     ) {
       const accessToken = await tenants.secret(tenant.id, 'walletAccessToken');
-      if (!accessToken) throw badRequest('Online payment is not configured for this restaurant', undefined, 'wallet_not_configured');
+      if (!accessToken) throw new InvalidRequest('Online payment is not configured for this restaurant', 'wallet_not_configured');
       const lines = await orders.priceLines(tenant.id, input.items);
       const total = totalOf(lines);
       let charge;
       try {
-        charge = await providers.wallet.charge({
+        charge = await integrations.wallet.client.charge({
           accessToken,
           cardToken: input.cardToken,
           amountCents: total,
@@ -270,11 +263,11 @@ export function paymentsService(
           paymentMethodId: input.paymentMethodId,
         });
       } catch (err) {
-        if (isProviderError(err)) throw providerHttpError(err, 'Card payment');
+        if (isIntegrationError(err)) throw providerFailure(err, 'Card payment');
         throw err;
       }
       if (charge.status !== 'approved') {
-        throw new HttpError(402, `Payment declined: ${charge.statusDetail}`, 'payment_declined', [{ field: 'cardToken', message: charge.statusDetail }]);
+        throw new Declined(`Payment declined: ${charge.statusDetail}`, 'payment_declined', 'cardToken', charge.statusDetail);
       }
       const order = await orders.insert(tenant, null, { ...input, paymentMethod: 'card' }, {
         source: 'wallet',
@@ -290,14 +283,14 @@ export function paymentsService(
     async testWalletCredentials(accessToken: string, deviceId?: string) {
       let devices;
       try {
-        devices = await providers.wallet.listDevices(accessToken);
+        devices = await integrations.wallet.client.listDevices(accessToken);
       } catch (err) {
-        if (err instanceof ProviderRefusedError) throw new HttpError(422, 'The wallet gateway rejected these credentials', 'invalid_credentials');
-        if (isProviderError(err)) throw providerHttpError(err, 'Credential check');
+        if (isRefused(err)) throw new Rejected('The wallet gateway rejected these credentials', 'invalid_credentials');
+        if (isIntegrationError(err)) throw providerFailure(err, 'Credential check');
         throw err;
       }
       const device = deviceId ? devices.find((d) => d.id === deviceId) : devices[0];
-      if (deviceId && !device) throw new HttpError(422, `Device ${deviceId} does not belong to this account`, 'device_not_found');
+      if (deviceId && !device) throw new Rejected(`Device ${deviceId} does not belong to this account`, 'device_not_found');
       return { success: true as const, deviceCount: devices.length, device: device ?? null };
     },
 
@@ -305,7 +298,7 @@ export function paymentsService(
     async receipt(tenantId: string, token: string) {
       const order = await q.findByReceiptToken(db, tenantId, token);
       if (!order || !order.receiptExpiresAt || order.receiptExpiresAt.getTime() <= clock.now().getTime()) {
-        throw new HttpError(404, 'Receipt not found or expired', 'not_found');
+        throw new NotFound('Receipt', 'Receipt not found or expired');
       }
       const tenant = await tenants.findById(tenantId);
       return {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPaymentsConfig } from '../../integrations/providers.js';
-import { signGatewayAPayload } from '../../integrations/gateway-a/signature.js';
-import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from '../../integrations/wallet/simulator.js';
+import { defaultIntegrationsConfig } from '../../integrations/registry.js';
+import { signGatewayAPayload } from '../../integrations/gateway-a/index.js';
+import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from '../../integrations/wallet/index.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeMenuItem, makePdv, makeTenantWithTeam } from '../../../test/factories.js';
 import { jobIdForKey } from '../../platform/jobs-sql.js';
@@ -88,19 +88,19 @@ describe('process-payment with gateway_a (card terminal)', () => {
     expect(await getOrder(s)).toMatchObject({ paymentStatus: 'processing', paymentAttempts: 1, paymentGateway: 'gateway_a', status: 'pending' });
     expect((await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).statusCode).toBe(409);
 
-    const { webhook } = await t.app.providers.simulators.gatewayA!.approve(intentId);
+    const { webhook } = await t.app.integrations.gatewayA.simulator!.approve(intentId);
     expect(webhook?.status).toBe(200);
     const paid = await getOrder(s);
     expect(paid).toMatchObject({ paymentStatus: 'approved', paymentTransactionId: expect.any(String) });
     expect(paid.receiptToken).toMatch(/^[0-9a-f]{32}$/);
     // The same webhook again changes nothing.
-    await t.app.providers.simulators.gatewayA!.resend(intentId);
+    await t.app.integrations.gatewayA.simulator!.resend(intentId);
     expect(await getOrder(s)).toEqual(paid);
   });
 
   it('records a refusal (second body shape) and lets the cashier try again', async () => {
     const s = await setup();
-    const sim = t.app.providers.simulators.gatewayA!;
+    const sim = t.app.integrations.gatewayA.simulator!;
     const first = (await call(t, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'debit_card', gateway: 'gateway_a' })).json();
     await sim.decline(first.intentId, { shape: 'external' });
     expect(await getOrder(s)).toMatchObject({ paymentStatus: 'declined', receiptToken: null });
@@ -119,14 +119,14 @@ describe('process-payment with gateway_a (card terminal)', () => {
     const post = (headers: H) => t.app.inject({ method: 'POST', url: '/api/gateway-a/webhook', headers: { 'content-type': 'application/json', ...headers }, payload: body });
     expect((await post({})).statusCode).toBe(401);
     expect((await post({ 'x-gatewaya-signature': signGatewayAPayload(body, 'wrong-secret') })).statusCode).toBe(401);
-    expect((await post({ 'x-gatewaya-signature': signGatewayAPayload(body + ' ', t.app.providers.gatewayAWebhookSecret!) })).statusCode).toBe(401);
+    expect((await post({ 'x-gatewaya-signature': signGatewayAPayload(body + ' ', t.app.integrations.gatewayA.webhookSecret!) })).statusCode).toBe(401);
     expect((await getOrder(s)).paymentStatus).toBe('processing');
-    const good = await post({ 'x-gatewaya-signature': signGatewayAPayload(body, t.app.providers.gatewayAWebhookSecret!) });
+    const good = await post({ 'x-gatewaya-signature': signGatewayAPayload(body, t.app.integrations.gatewayA.webhookSecret!) });
     expect(good.statusCode).toBe(200);
     expect(good.json()).toEqual({ received: true });
     expect((await getOrder(s)).paymentStatus).toBe('approved');
     const junk = '{"hello": 1}';
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/gateway-a/webhook', headers: { 'content-type': 'application/json', 'x-gatewaya-signature': signGatewayAPayload(junk, t.app.providers.gatewayAWebhookSecret!) }, payload: junk });
+    const unknown = await t.app.inject({ method: 'POST', url: '/api/gateway-a/webhook', headers: { 'content-type': 'application/json', 'x-gatewaya-signature': signGatewayAPayload(junk, t.app.integrations.gatewayA.webhookSecret!) }, payload: junk });
     expect(unknown.statusCode).toBe(400);
   });
 
@@ -145,7 +145,7 @@ describe('process-payment with gateway_a (card terminal)', () => {
       expect(early).toEqual({ runs: 1, completed: 0, failed: 1 });
       expect(await own.app.jobs.job(PAYMENT_EXPIRY_JOB, jobId)).toMatchObject({ state: 'retry', output: { message: expect.stringContaining('not reached yet') } });
       expect((await getOrder(s, own)).paymentStatus).toBe('processing');
-      expect(own.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).not.toBe('CANCELED');
+      expect(own.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).not.toBe('CANCELED');
       expect((await call(own, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).statusCode).toBe(409);
 
       own.clock.advance(61_000);
@@ -153,7 +153,7 @@ describe('process-payment with gateway_a (card terminal)', () => {
       expect(due).toEqual({ runs: 1, completed: 1, failed: 0 });
       expect((await own.app.jobs.job(PAYMENT_EXPIRY_JOB, jobId))!.state).toBe('completed');
       expect((await getOrder(s, own)).paymentStatus).toBe('declined');
-      expect(own.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+      expect(own.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('CANCELED');
     });
   });
 });
@@ -175,7 +175,7 @@ describe('payment sweep', () => {
       await own.app.jobs.send(PAYMENT_SWEEP_JOB, {});
       expect(await own.app.jobs.drain({ names: [PAYMENT_SWEEP_JOB] })).toEqual({ runs: 1, completed: 1, failed: 0 });
       expect((await getOrder(s, own)).paymentStatus).toBe('declined');
-      expect(own.app.providers.simulators.gatewayA!.getIntent(intentId)!.state).toBe('CANCELED');
+      expect(own.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('CANCELED');
       // The sweep did it: the payment's own expiry job (standing in for a lost one) never ran.
       expect((await own.app.jobs.job(PAYMENT_EXPIRY_JOB, expiryJob))!.state).toBe('created');
     });
@@ -184,8 +184,8 @@ describe('payment sweep', () => {
 
 describe('gateway webhook without a configured secret', () => {
   it('is accepted (sandbox mode, spec 5.6)', async () => {
-    const base = defaultPaymentsConfig();
-    const open = await createTestApp({ payments: { ...base, gatewayA: { ...base.gatewayA, webhookSecret: undefined } } });
+    const base = defaultIntegrationsConfig();
+    const open = await createTestApp({ integrations: { ...base, gatewayA: { ...base.gatewayA, webhookSecret: undefined } } });
     try {
       const s = await setup(open);
       const { intentId } = (await call(open, 'POST', `/t/${s.slug}/orders/${s.order._id}/process-payment`, s.staff.headers, { method: 'credit_card', gateway: 'gateway_a' })).json();

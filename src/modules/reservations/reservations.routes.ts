@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { onlyFor } from '../../platform/business-type.js';
 import type { Config } from '../../config.js';
 import { countAccepted, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
@@ -9,9 +10,6 @@ import {
   Reservation,
   ReservationsQuery,
   UpdateReservationBody,
-  type CreateReservationInput,
-  type ReservationsFilter,
-  type UpdateReservationInput,
 } from './reservations.schemas.js';
 import type { ReservationsService } from './reservations.service.js';
 
@@ -22,10 +20,8 @@ export const RESERVATION_LIMIT_NAME = 'reservations:create';
 const floorRoles = { roles: ['admin', 'branch_manager', 'staff'] } as const;
 const restaurantOnly = onlyFor(['restaurant'], 'Tables and reservations');
 
-type IdParams = { slug: string; id: string };
-
 export function reservationsRoutes(
-  app: FastifyInstance,
+  app: RouteApp,
   { reservations, rateLimits, config }: { reservations: ReservationsService; rateLimits: RateLimiter; config: Pick<Config, 'reservationRateLimit'> },
 ) {
   // The spec's planned limit ("POST reservations: 10 per minute", not active): off unless RESERVATION_RATE_LIMIT is set.
@@ -42,7 +38,7 @@ export function reservationsRoutes(
     },
     config: { auth: { roles: ['admin'] } },
     onRequest: restaurantOnly,
-    handler: (req) => reservations.list(req.ctx.tenantId, req.query as ReservationsFilter),
+    handler: (req) => reservations.list(ctxOf(req).tenantId, req.query),
   });
 
   app.post('/t/:slug/reservations', {
@@ -57,8 +53,8 @@ export function reservationsRoutes(
     config: { auth: { public: true } },
     onRequest: restaurantOnly,
     handler: async (req, reply) => {
-      const tenant = req.tenant!;
-      const input = req.body as CreateReservationInput;
+      const tenant = tenantOf(req);
+      const input = req.body;
       if (!limit) return reply.code(201).send(await reservations.create(tenant, input));
       // Counted per restaurant and client address, and only when the reservation is created.
       const key = `${limit.name}:${tenant.id}:${req.ip}`;
@@ -77,7 +73,7 @@ export function reservationsRoutes(
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => reservations.update(req.ctx.tenant, (req.params as IdParams).id, req.body as UpdateReservationInput),
+    handler: (req) => reservations.update(ctxOf(req).tenant, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/reservations/:id', {
@@ -89,6 +85,6 @@ export function reservationsRoutes(
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => reservations.cancel(req.ctx.tenantId, (req.params as IdParams).id),
+    handler: (req) => reservations.cancel(ctxOf(req).tenantId, req.params.id),
   });
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RESERVATION_STATUSES } from '../../db/schema/tables.js';
-import { Body, CalendarDate, Email, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, CalendarDate, Email, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const MAX_PARTY_SIZE = 50;
 
@@ -22,11 +22,11 @@ export const Reservation = Type.Object(
     _id: Type.String(),
     customerName: Type.String(),
     customerPhone: Type.String(),
-    customerEmail: Type.Union([Type.String(), Type.Null()]),
+    customerEmail: Nullable(Type.String()),
     date: Type.String({ description: 'YYYY-MM-DD' }),
     time: Type.String({ description: 'HH:MM' }),
     partySize: Type.Integer(),
-    notes: Type.Union([Type.String(), Type.Null()]),
+    notes: Nullable(Type.String()),
     status: ReservationStatusSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -47,11 +47,11 @@ export const CreateReservationBody = Body({
 export const UpdateReservationBody = Body({
   customerName: Type.Optional(Name),
   customerPhone: Type.Optional(Phone),
-  customerEmail: Type.Optional(Type.Union([Email, Type.Null()], { description: 'null clears it' })),
+  customerEmail: Type.Optional(Nullable(Email, { description: 'null clears it' })),
   date: Type.Optional(DateString),
   time: Type.Optional(Time),
   partySize: Type.Optional(PartySize),
-  notes: Type.Optional(Type.Union([Notes, Type.Null()], { description: 'null clears it' })),
+  notes: Type.Optional(Nullable(Notes, { description: 'null clears it' })),
   status: Type.Optional(
     StringEnum(RESERVATION_STATUSES, { description: 'pending -> confirmed, pending|confirmed -> cancelled; cancelled is final (409)' }),
   ),

@@ -2,7 +2,7 @@ import { newId } from '../../db/ids.js';
 import type { ReservationRow } from '../../db/schema/tables.js';
 import type { Db } from '../../db/client.js';
 import type { Deps } from '../../platform/deps.js';
-import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
 import type { TxRunner } from '../../platform/rate-limit.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import * as q from './reservations.queries.js';
@@ -32,15 +32,15 @@ export type ReservationTenant = Pick<TenantRef, 'id' | 'timezone'>;
 export function reservationsService({ db, clock }: Deps) {
   /** A real date, and not a slot that is already over in the tenant's time zone. */
   function checkSlot(tenant: ReservationTenant, date: string, time: string) {
-    if (!isCalendarDate(date)) throw invalidField('body.date', `${date} is not a real calendar date`);
+    if (!isCalendarDate(date)) throw new Invalid('date', `${date} is not a real calendar date`);
     const past = slotInPast(date, time, clock.now(), tenant.timezone);
-    if (past === 'date') throw invalidField('body.date', `must be today or later in the restaurant's time zone (${tenant.timezone})`);
-    if (past === 'time') throw invalidField('body.time', `${time} today has already passed in the restaurant's time zone (${tenant.timezone})`);
+    if (past === 'date') throw new Invalid('date', `must be today or later in the restaurant's time zone (${tenant.timezone})`);
+    if (past === 'time') throw new Invalid('time', `${time} today has already passed in the restaurant's time zone (${tenant.timezone})`);
   }
 
   return {
     async list(tenantId: string, filter: ReservationsFilter = {}): Promise<ReservationView[]> {
-      if (filter.date && !isCalendarDate(filter.date)) throw invalidField('querystring.date', `${filter.date} is not a real calendar date`);
+      if (filter.date && !isCalendarDate(filter.date)) throw new Invalid('date', `${filter.date} is not a real calendar date`);
       return (await q.listReservations(db, tenantId, filter)).map(toReservationView);
     },
 
@@ -67,16 +67,16 @@ export function reservationsService({ db, clock }: Deps) {
     },
 
     /**
-     * Status and details. Moves: pending -> confirmed, pending|confirmed -> cancelled (409 otherwise);
+     * Status and details. Moves: pending -> confirmed, pending|confirmed -> cancelled (a `Conflict` otherwise);
      * a cancelled reservation is final and cannot be edited. A new date or time must not be in the past.
      */
     async update(tenant: ReservationTenant, id: string, input: UpdateReservationInput): Promise<ReservationView> {
       return db.transaction(async (tx) => {
         const current = await q.findReservation(tx, tenant.id, id, { lock: true });
-        if (!current) throw notFound('Reservation');
-        if (current.status === 'cancelled') throw conflict('The reservation is cancelled; a cancelled reservation is final', 'reservation_cancelled');
+        if (!current) throw new NotFound('Reservation');
+        if (current.status === 'cancelled') throw new Conflict('The reservation is cancelled; a cancelled reservation is final', 'reservation_cancelled');
         if (input.status && !canMove(current.status, input.status)) {
-          throw conflict(`A ${current.status} reservation cannot become ${input.status}`, 'invalid_transition');
+          throw new Conflict(`A ${current.status} reservation cannot become ${input.status}`, 'invalid_transition');
         }
         const date = input.date ?? current.date;
         const time = input.time ?? current.time;
@@ -97,7 +97,7 @@ export function reservationsService({ db, clock }: Deps) {
     async cancel(tenantId: string, id: string): Promise<ReservationView> {
       return db.transaction(async (tx) => {
         const current = await q.findReservation(tx, tenantId, id, { lock: true });
-        if (!current) throw notFound('Reservation');
+        if (!current) throw new NotFound('Reservation');
         if (current.status === 'cancelled') return toReservationView(current);
         return toReservationView((await q.updateReservation(tx, tenantId, id, { status: 'cancelled' }))!);
       });

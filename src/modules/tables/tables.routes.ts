@@ -1,21 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { ctxOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { onlyFor } from '../../platform/business-type.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
-import { CreateTableBody, Deleted, Table, UpdateTableBody, type CreateTableInput, type UpdateTableInput } from './tables.schemas.js';
+import { CreateTableBody, Deleted, Table, UpdateTableBody } from './tables.schemas.js';
 import type { TablesService } from './tables.service.js';
 
 /** Spec "JWT" writes on the floor: admins, branch managers and staff; accountants only read. */
 const floorRoles = { roles: ['admin', 'branch_manager', 'staff'] } as const;
 const restaurantOnly = onlyFor(['restaurant'], 'Tables and reservations');
 
-type IdParams = { slug: string; id: string };
-
-export function tablesRoutes(app: FastifyInstance, { tables }: { tables: TablesService }) {
+export function tablesRoutes(app: RouteApp, { tables }: { tables: TablesService }) {
   app.get('/t/:slug/tables', {
     schema: { tags: ['tables'], summary: 'Tables of the tenant, by number', params: TenantParams, response: withErrors({ 200: Type.Array(Table) }) },
     onRequest: restaurantOnly,
-    handler: (req) => tables.list(req.ctx.tenantId),
+    handler: (req) => tables.list(ctxOf(req).tenantId),
   });
 
   app.post('/t/:slug/tables', {
@@ -28,7 +27,7 @@ export function tablesRoutes(app: FastifyInstance, { tables }: { tables: TablesS
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: async (req, reply) => reply.code(201).send(await tables.create(req.ctx.tenantId, req.body as CreateTableInput)),
+    handler: async (req, reply) => reply.code(201).send(await tables.create(ctxOf(req).tenantId, req.body)),
   });
 
   app.put('/t/:slug/tables/:id', {
@@ -41,7 +40,7 @@ export function tablesRoutes(app: FastifyInstance, { tables }: { tables: TablesS
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => tables.update(req.ctx.tenantId, (req.params as IdParams).id, req.body as UpdateTableInput),
+    handler: (req) => tables.update(ctxOf(req).tenantId, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/tables/:id', {
@@ -53,6 +52,6 @@ export function tablesRoutes(app: FastifyInstance, { tables }: { tables: TablesS
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => tables.remove(req.ctx.tenantId, (req.params as IdParams).id),
+    handler: (req) => tables.remove(ctxOf(req).tenantId, req.params.id),
   });
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TABLE_STATUSES } from '../../db/schema/tables.js';
-import { Body, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 const TableNumber = Type.Integer({ minimum: 1, maximum: 9999, description: 'unique among the tenant’s tables' });
 const Capacity = Type.Integer({ minimum: 1, maximum: 100, description: 'seats' });
@@ -13,7 +13,7 @@ export const Table = Type.Object(
     number: Type.Integer(),
     capacity: Type.Integer(),
     status: TableStatusSchema,
-    location: Type.Union([Type.String(), Type.Null()]),
+    location: Nullable(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -30,7 +30,7 @@ export const CreateTableBody = Body({
 export const UpdateTableBody = Body({
   number: Type.Optional(TableNumber),
   capacity: Type.Optional(Capacity),
-  location: Type.Optional(Type.Union([Location, Type.Null()], { description: 'null clears it' })),
+  location: Type.Optional(Nullable(Location, { description: 'null clears it' })),
   status: Type.Optional(TableStatusSchema),
 });
 

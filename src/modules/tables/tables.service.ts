@@ -2,7 +2,7 @@ import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { DiningTableRow, TableStatus } from '../../db/schema/tables.js';
 import type { Deps } from '../../platform/deps.js';
-import { conflict, isUniqueViolation, notFound } from '../../platform/errors.js';
+import { Conflict, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import * as q from './tables.queries.js';
 import type { CreateTableInput, TableView, UpdateTableInput } from './tables.schemas.js';
 
@@ -18,7 +18,7 @@ export function toTableView(t: DiningTableRow): TableView {
   };
 }
 
-const numberTaken = (n: number) => conflict(`Table ${n} already exists`, 'table_number_taken');
+const numberTaken = (n: number) => new Conflict(`Table ${n} already exists`, 'table_number_taken');
 
 export function tablesService({ db }: Deps) {
   /** The database has the last word on uniqueness: two concurrent creates cannot both win. */
@@ -60,15 +60,15 @@ export function tablesService({ db }: Deps) {
       const row = await guardNumber(input.number, () =>
         q.updateTable(db, tenantId, id, { ...rest, ...(location !== undefined ? { location: location?.trim() ?? null } : {}) }),
       );
-      if (!row) throw notFound('Table');
+      if (!row) throw new NotFound('Table');
       return toTableView(row);
     },
 
     /** Soft delete (orders keep naming the table); an occupied table cannot be deleted. */
     async remove(tenantId: string, id: string) {
       const outcome = await q.softDeleteTable(db, tenantId, id);
-      if (outcome === 'missing') throw notFound('Table');
-      if (outcome === 'occupied') throw conflict('The table is occupied; close its tab first', 'table_occupied');
+      if (outcome === 'missing') throw new NotFound('Table');
+      if (outcome === 'occupied') throw new Conflict('The table is occupied; close its tab first', 'table_occupied');
       return { deleted: true };
     },
 
@@ -86,10 +86,10 @@ export function tablesService({ db }: Deps) {
       return row ? toTableView(row) : null;
     },
 
-    /** Marks a table occupied, available or reserved (e.g. when a tab opens or closes); 404 when missing. */
+    /** Marks a table occupied, available or reserved (e.g. when a tab opens or closes); `NotFound` when missing. */
     async setStatus(tenantId: string, id: string, status: TableStatus, exec: Db = db): Promise<TableView> {
       const row = await q.updateTable(exec, tenantId, id, { status });
-      if (!row) throw notFound('Table');
+      if (!row) throw new NotFound('Table');
       return toTableView(row);
     },
   };

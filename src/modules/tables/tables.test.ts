@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeTable, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
+import { NotFound } from '../../platform/domain-errors.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -115,7 +116,7 @@ describe('tables', () => {
     expect((await t.app.inject({ url: `/t/${slug}/tables`, headers: admin.headers })).json()).toEqual([]);
     expect((await t.app.inject({ method: 'DELETE', url: `/t/${slug}/tables/${table._id}`, headers: admin.headers })).statusCode).toBe(404);
     expect(await t.app.services.tables.findById(tenant._id, table._id)).toBeNull();
-    await expect(t.app.services.tables.setStatus(tenant._id, table._id, 'occupied')).rejects.toMatchObject({ statusCode: 404 });
+    await expect(t.app.services.tables.setStatus(tenant._id, table._id, 'occupied')).rejects.toBeInstanceOf(NotFound);
   });
 
   it('needs a token (401) and an operational role for writes (403 for accountants)', async () => {

@@ -1,4 +1,4 @@
-import { asc, eq, not, sql } from 'drizzle-orm';
+import { asc, eq, inArray, not, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { tenants, type TenantRow } from '../../db/schema/tenants.js';
 
@@ -11,6 +11,16 @@ export function listTenants(db: Db) {
 export async function findTenant(db: Db, id: string): Promise<TenantRow | null> {
   const [row] = await db.select().from(tenants).where(eq(tenants.id, id));
   return row ?? null;
+}
+
+/** Id, slug, name and activation of the given tenants, by name. */
+export function tenantRefsByIds(db: Db, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, isActive: tenants.isActive })
+    .from(tenants)
+    .where(inArray(tenants.id, ids))
+    .orderBy(asc(tenants.name));
 }
 
 export async function findTenantBySlug(db: Db, slug: string): Promise<TenantRow | null> {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { ctxOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { IdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   CreateTenantBody,
@@ -8,16 +9,13 @@ import {
   TenantSummary,
   ToggleResult,
   UpdateTenantBody,
-  type CreateTenantInput,
-  type TenantConfigInput,
-  type UpdateTenantInput,
 } from './tenants.schemas.js';
 import type { TenantsService } from './tenants.service.js';
 
 const superadmin = { superadmin: true } as const;
 const tenantAdmin = { roles: ['admin'], permission: 'manage_settings' } as const;
 
-export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: TenantsService }) {
+export function tenantsRoutes(app: RouteApp, { tenants }: { tenants: TenantsService }) {
   app.get('/api/superadmin/tenants', {
     schema: {
       tags: ['superadmin'],
@@ -36,7 +34,7 @@ export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: Tena
       response: withErrors({ 201: Tenant }, [400, 401, 403, 409]),
     },
     config: { auth: superadmin },
-    handler: async (req, reply) => reply.code(201).send(await tenants.create(req.body as CreateTenantInput)),
+    handler: async (req, reply) => reply.code(201).send(await tenants.create(req.body)),
   });
 
   app.put('/api/superadmin/tenants/:id', {
@@ -48,7 +46,7 @@ export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: Tena
       response: withErrors({ 200: Tenant }, [400, 401, 403, 404, 409]),
     },
     config: { auth: superadmin },
-    handler: (req) => tenants.update((req.params as { id: string }).id, req.body as UpdateTenantInput),
+    handler: (req) => tenants.update(req.params.id, req.body),
   });
 
   app.put('/api/superadmin/tenants/:id/toggle', {
@@ -59,7 +57,7 @@ export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: Tena
       response: withErrors({ 200: ToggleResult }, [400, 401, 403, 404]),
     },
     config: { auth: superadmin },
-    handler: (req) => tenants.toggle((req.params as { id: string }).id),
+    handler: (req) => tenants.toggle(req.params.id),
   });
 
   app.get('/t/:slug/tenants', {
@@ -70,7 +68,7 @@ export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: Tena
       response: withErrors({ 200: Tenant }),
     },
     config: { auth: tenantAdmin },
-    handler: (req) => tenants.getConfig(req.ctx),
+    handler: (req) => tenants.getConfig(ctxOf(req)),
   });
 
   app.put('/t/:slug/tenants', {
@@ -82,6 +80,6 @@ export function tenantsRoutes(app: FastifyInstance, { tenants }: { tenants: Tena
       response: withErrors({ 200: Tenant }),
     },
     config: { auth: tenantAdmin },
-    handler: (req) => tenants.updateConfig(req.ctx, req.body as TenantConfigInput),
+    handler: (req) => tenants.updateConfig(ctxOf(req), req.body),
   });
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UFS } from '../../platform/br-documents.js';
-import { Body, Email, Slug, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, Email, Nullable, Slug, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const PLANS = ['free', 'basic', 'premium'] as const;
 export const BUSINESS_TYPES = ['restaurant', 'mercado', 'padaria'] as const;
@@ -15,7 +15,6 @@ export const CRT_CODES: Record<'1' | '2' | '3' | '4', Regime> = {
 };
 export const AMBIENTES = ['homologacao', 'producao'] as const;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Color = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color such as #c0392b' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
@@ -25,27 +24,27 @@ export const Tenant = Type.Object(
     _id: Type.String(),
     name: Type.String(),
     slug: Type.String(),
-    email: Type.Union([Type.String(), Type.Null()]),
-    primaryColor: Type.Union([Type.String(), Type.Null()]),
-    plan: Type.String(),
+    email: Nullable(Type.String()),
+    primaryColor: Nullable(Type.String()),
+    plan: StringEnum(PLANS),
     isActive: Type.Boolean(),
-    businessType: Type.String(),
+    businessType: StringEnum(BUSINESS_TYPES),
     timezone: Type.String(),
     createdAt: Timestamp,
-    cnpj: Type.Union([Type.String(), Type.Null()]),
-    inscricaoEstadual: Type.Union([Type.String(), Type.Null()]),
+    cnpj: Nullable(Type.String()),
+    inscricaoEstadual: Nullable(Type.String()),
     fiscalProviderTokenSet: Type.Boolean(),
-    fiscalProviderAmbiente: Type.Union([Type.String(), Type.Null()]),
-    regimeTributario: Type.Union([Type.String(), Type.Null()]),
-    address: Type.Union([Type.String(), Type.Null()]),
-    addressNumber: Type.Union([Type.String(), Type.Null()]),
-    district: Type.Union([Type.String(), Type.Null()]),
-    city: Type.Union([Type.String(), Type.Null()]),
-    state: Type.Union([Type.String(), Type.Null()]),
-    cep: Type.Union([Type.String(), Type.Null()]),
+    fiscalProviderAmbiente: Nullable(Type.String()),
+    regimeTributario: Nullable(Type.String()),
+    address: Nullable(Type.String()),
+    addressNumber: Nullable(Type.String()),
+    district: Nullable(Type.String()),
+    city: Nullable(Type.String()),
+    state: Nullable(Type.String()),
+    cep: Nullable(Type.String()),
     walletAccessTokenSet: Type.Boolean(),
-    walletDeviceId: Type.Union([Type.String(), Type.Null()]),
-    walletPublicKey: Type.Union([Type.String(), Type.Null()]),
+    walletDeviceId: Nullable(Type.String()),
+    walletPublicKey: Nullable(Type.String()),
   },
   { $id: 'Tenant' },
 );
@@ -54,11 +53,11 @@ export const TenantSummary = Type.Object({
   _id: Type.String(),
   name: Type.String(),
   slug: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  primaryColor: Type.Union([Type.String(), Type.Null()]),
-  plan: Type.String(),
+  email: Nullable(Type.String()),
+  primaryColor: Nullable(Type.String()),
+  plan: StringEnum(PLANS),
   isActive: Type.Boolean(),
-  businessType: Type.String(),
+  businessType: StringEnum(BUSINESS_TYPES),
   createdAt: Timestamp,
 });
 
@@ -84,13 +83,13 @@ const fiscalPaymentFields = {
   cnpj: Type.Optional(Nullable(Text(18))),
   inscricaoEstadual: Type.Optional(Nullable(Type.String({ pattern: '^(?:ISENTO|[0-9]{2,14})$', description: 'digits, or ISENTO' }))),
   fiscalProviderToken: Type.Optional(Nullable(Text(500))),
-  fiscalProviderAmbiente: Type.Optional(Type.Union([StringEnum(AMBIENTES), Type.Null()])),
-  regimeTributario: Type.Optional(Type.Union([RegimeTributario, Type.Null()])),
+  fiscalProviderAmbiente: Type.Optional(Nullable(StringEnum(AMBIENTES))),
+  regimeTributario: Type.Optional(Nullable(RegimeTributario)),
   address: Type.Optional(Nullable(Text(200))),
   addressNumber: Type.Optional(Nullable(Text(20))),
   district: Type.Optional(Nullable(Text(100))),
   city: Type.Optional(Nullable(Text(100))),
-  state: Type.Optional(Type.Union([StringEnum(UFS), Type.Null()])),
+  state: Type.Optional(Nullable(StringEnum(UFS))),
   cep: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{5}-?[0-9]{3}$' }))),
   walletAccessToken: Type.Optional(Nullable(Text(500))),
   walletDeviceId: Type.Optional(Nullable(Text(200))),

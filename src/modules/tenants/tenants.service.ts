@@ -4,7 +4,7 @@ import type { TenantCtx } from '../../platform/auth/guards.js';
 import { isValidCnpj, stripDocument } from '../../platform/br-documents.js';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
-import { conflict, invalidField, isUniqueViolation, notFound } from '../../platform/errors.js';
+import { Conflict, Invalid, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import { isTimeZone } from '../../platform/time.js';
 import * as q from './tenants.queries.js';
 import type { TenantPatch } from './tenants.queries.js';
@@ -47,10 +47,10 @@ export function toTenantView(t: TenantRow): TenantView {
   };
 }
 
-const slugTaken = () => conflict('A tenant with this slug already exists', 'slug_taken');
+const slugTaken = () => new Conflict('A tenant with this slug already exists', 'slug_taken');
 
 function checkTimezone(tz: string | undefined) {
-  if (tz !== undefined && !isTimeZone(tz)) throw invalidField('body.timezone', 'is not an IANA time zone');
+  if (tz !== undefined && !isTimeZone(tz)) throw new Invalid('timezone', 'is not an IANA time zone');
 }
 
 export type TenantSecret = 'fiscalProviderToken' | 'walletAccessToken';
@@ -77,7 +77,7 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     let cnpjValue: string | null | undefined = cnpj;
     if (typeof cnpj === 'string') {
       cnpjValue = stripDocument(cnpj);
-      if (!isValidCnpj(cnpjValue)) throw invalidField('body.cnpj', 'is not a valid CNPJ (check digits do not match)');
+      if (!isValidCnpj(cnpjValue)) throw new Invalid('cnpj', 'is not a valid CNPJ (check digits do not match)');
     }
     return {
       ...plain,
@@ -125,10 +125,10 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     async update(id: string, input: UpdateTenantInput): Promise<TenantView> {
       checkTimezone(input.timezone);
       const before = await q.findTenant(db, id);
-      if (!before) throw notFound('Tenant');
+      if (!before) throw new NotFound('Tenant');
       const patch = toPatch(input);
       const row = await write(() => q.updateTenant(db, id, patch));
-      if (!row) throw notFound('Tenant');
+      if (!row) throw new NotFound('Tenant');
       resolver.forget(before.slug);
       resolver.forget(row.slug);
       return toTenantView(row);
@@ -136,14 +136,14 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
 
     async toggle(id: string) {
       const row = await q.toggleTenant(db, id);
-      if (!row) throw notFound('Tenant');
+      if (!row) throw new NotFound('Tenant');
       resolver.forget(row.slug);
       return { isActive: row.isActive };
     },
 
     async getConfig(ctx: TenantCtx): Promise<TenantView> {
       const row = await q.findTenant(db, ctx.tenantId);
-      if (!row) throw notFound('Tenant');
+      if (!row) throw new NotFound('Tenant');
       return toTenantView(row);
     },
 
@@ -151,7 +151,7 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
       // Only configuration fields, whatever reaches the service: plan, slug and activation are the superadmin's.
       const config = Object.fromEntries(Object.entries(input).filter(([k]) => CONFIG_FIELDS.has(k))) as TenantConfigInput;
       const row = await q.updateTenant(db, ctx.tenantId, toPatch(config));
-      if (!row) throw notFound('Tenant');
+      if (!row) throw new NotFound('Tenant');
       resolver.forget(row.slug);
       return toTenantView(row);
     },
@@ -165,6 +165,8 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
 
     findBySlug: (slug: string) => q.findTenantBySlug(db, slug),
     findById: (id: string) => q.findTenant(db, id),
+    /** Id, slug, name and activation of these tenants, by name (a user's tenants). */
+    listByIds: (ids: string[]) => q.tenantRefsByIds(db, ids),
   };
 }
 

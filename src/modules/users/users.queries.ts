@@ -1,7 +1,6 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { tenants } from '../../db/schema/tenants.js';
-import { memberships, refreshTokens, users, type MemberRole } from '../../db/schema/users.js';
+import { memberships, users, type MemberRole } from '../../db/schema/users.js';
 
 export const memberColumns = {
   id: users.id,
@@ -60,11 +59,11 @@ export async function updateUser(db: Db, id: string, patch: Partial<typeof users
 }
 
 /**
- * Ends every session of a user: raises the session version (access tokens issued before are refused)
- * and revokes every refresh token, optionally setting a new password in the same statement.
- * Returns the new session version, or null when there is no such user (or `onlyIfHash` no longer matches).
+ * Ends every session of a user: raises the session version (access and refresh tokens issued before are
+ * refused; the auth module also revokes the refresh tokens), optionally setting a new password in the same
+ * statement. Returns the new session version, or null when there is no such user (or `onlyIfHash` no longer matches).
  */
-export async function endSessions(db: Db, userId: string, now: Date, opts: { passwordHash?: string; onlyIfHash?: string } = {}) {
+export async function endSessions(db: Db, userId: string, opts: { passwordHash?: string; onlyIfHash?: string } = {}) {
   const [row] = await db
     .update(users)
     .set({
@@ -74,12 +73,7 @@ export async function endSessions(db: Db, userId: string, now: Date, opts: { pas
     })
     .where(and(eq(users.id, userId), opts.onlyIfHash ? eq(users.passwordHash, opts.onlyIfHash) : undefined))
     .returning({ sessionVersion: users.sessionVersion });
-  if (!row) return null;
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-  return row.sessionVersion;
+  return row?.sessionVersion ?? null;
 }
 
 export async function deleteUser(db: Db, id: string) {
@@ -116,16 +110,20 @@ export async function countAdmins(db: Db, tenantId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Serialises membership changes of one tenant (the last-admin rule needs it). */
-export async function lockTenant(db: Db, tenantId: string) {
-  await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
+/**
+ * Serialises membership changes of one tenant until the transaction ends (the last-admin rule needs it):
+ * an advisory lock keyed by the tenant, so this module does not lock the tenants module's rows.
+ */
+export async function lockTenantMembers(tx: Db, tenantId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`memberships:${tenantId}`}))`);
 }
 
-export function tenantsOfUser(db: Db, userId: string) {
-  return db
-    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, isActive: tenants.isActive, role: memberships.role })
-    .from(memberships)
-    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(tenants.name));
+/** The tenants a user belongs to, with their role in each. */
+export function membershipsOfUser(db: Db, userId: string): Promise<{ tenantId: string; role: MemberRole }[]> {
+  return db.select({ tenantId: memberships.tenantId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId));
+}
+
+export async function countSuperadmins(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(eq(users.isSuperadmin, true));
+  return Number(row?.n ?? 0);
 }

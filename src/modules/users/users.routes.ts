@@ -1,16 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { ctxOf } from '../../platform/auth/guards.js';
+import type { RouteApp } from '../../platform/http.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
-import { CreateUserBody, Deleted, UpdateUserBody, User, type CreateUserInput, type UpdateUserInput } from './users.schemas.js';
+import { CreateUserBody, Deleted, UpdateUserBody, User } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
 const admin = { roles: ['admin'] } as const;
 
-export function usersRoutes(app: FastifyInstance, { users }: { users: UsersService }) {
+export function usersRoutes(app: RouteApp, { users }: { users: UsersService }) {
   app.get('/t/:slug/users', {
     schema: { tags: ['users'], summary: 'Users of the tenant', params: TenantParams, response: withErrors({ 200: Type.Array(User) }) },
     config: { auth: admin },
-    handler: (req) => users.list(req.ctx),
+    handler: (req) => users.list(ctxOf(req)),
   });
 
   app.post('/t/:slug/users', {
@@ -25,7 +26,7 @@ export function usersRoutes(app: FastifyInstance, { users }: { users: UsersServi
       response: withErrors({ 201: User }, [400, 401, 403, 404, 409]),
     },
     config: { auth: admin },
-    handler: async (req, reply) => reply.code(201).send(await users.create(req.ctx, req.body as CreateUserInput)),
+    handler: async (req, reply) => reply.code(201).send(await users.create(ctxOf(req), req.body)),
   });
 
   app.put('/t/:slug/users/:id', {
@@ -40,7 +41,7 @@ export function usersRoutes(app: FastifyInstance, { users }: { users: UsersServi
       response: withErrors({ 200: User }, [400, 401, 403, 404, 409]),
     },
     config: { auth: admin },
-    handler: (req) => users.update(req.ctx, (req.params as { id: string }).id, req.body as UpdateUserInput),
+    handler: (req) => users.update(ctxOf(req), req.params.id, req.body),
   });
 
   app.delete('/t/:slug/users/:id', {
@@ -52,6 +53,6 @@ export function usersRoutes(app: FastifyInstance, { users }: { users: UsersServi
       response: withErrors({ 200: Deleted }, [400, 401, 403, 404, 409]),
     },
     config: { auth: admin },
-    handler: (req) => users.remove(req.ctx, (req.params as { id: string }).id),
+    handler: (req) => users.remove(ctxOf(req), req.params.id),
   });
 }

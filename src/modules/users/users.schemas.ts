@@ -12,7 +12,7 @@ export const User = Type.Object(
     _id: Type.String(),
     email: Type.String(),
     name: Type.String(),
-    role: Type.String(),
+    role: MemberRoleSchema,
     assignedPdvIds: Type.Array(Type.String()),
     assignedBranchIds: Type.Array(Type.String()),
     createdAt: Timestamp,

@@ -3,7 +3,7 @@ import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Db } from '../../db/client.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
-import { conflict, forbidden, isUniqueViolation, notFound } from '../../platform/errors.js';
+import { Conflict, Forbidden, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import * as q from './users.queries.js';
 import type { CreateUserInput, UpdateUserInput, UserView } from './users.schemas.js';
 
@@ -21,22 +21,39 @@ export function toUserView(m: q.MemberRow): UserView {
   };
 }
 
-const emailTaken = () => conflict('A user with this email already exists', 'email_taken');
-const alreadyMember = () => conflict('A user with this email is already a member of this tenant', 'already_member');
-const lastAdmin = () => conflict('The tenant must keep at least one admin', 'last_admin');
-const superadminAccount = () => forbidden('A superadmin account can be changed only by a superadmin', 'superadmin_account');
+const emailTaken = () => new Conflict('A user with this email already exists', 'email_taken');
+const alreadyMember = () => new Conflict('A user with this email is already a member of this tenant', 'already_member');
+const lastAdmin = () => new Conflict('The tenant must keep at least one admin', 'last_admin');
+const superadminAccount = () => new Forbidden('A superadmin account can be changed only by a superadmin', 'superadmin_account');
 const sharedAccount = () =>
-  forbidden('This person also belongs to other tenants: only they or a superadmin can change their name, email or password', 'shared_account');
+  new Forbidden('This person also belongs to other tenants: only they or a superadmin can change their name, email or password', 'shared_account');
 
 /** What users need of the branches module: that assignments name this tenant's PDVs and branches. */
 export interface AssignmentChecker {
   checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }): Promise<void>;
 }
 
-export function usersService({ db, config, clock, members }: Deps, branches: AssignmentChecker) {
+/** What users need of the tenants module: the tenants a person belongs to, in name order. */
+export interface TenantDirectory {
+  listByIds(ids: string[]): Promise<{ id: string; slug: string; name: string; isActive: boolean }[]>;
+}
+
+/** Told, inside the transaction, that every session of a user ended (the auth module revokes its refresh tokens). */
+export type SessionsEndedListener = (tx: Db, userId: string, now: Date) => Promise<unknown>;
+
+export function usersService({ db, config, clock, members }: Deps, branches: AssignmentChecker, tenants: TenantDirectory) {
+  const sessionsEnded: SessionsEndedListener[] = [];
+
+  /** Raises the session version (optionally setting the password) and tells the listeners; the new version, or null. */
+  async function endSessions(tx: Db, userId: string, opts: { passwordHash?: string; onlyIfHash?: string } = {}) {
+    const version = await q.endSessions(tx, userId, opts);
+    if (version !== null) for (const listener of sessionsEnded) await listener(tx, userId, clock.now());
+    return version;
+  }
+
   async function member(tenantId: string, userId: string) {
     const m = await q.findMember(db, tenantId, userId);
-    if (!m) throw notFound('User');
+    if (!m) throw new NotFound('User');
     return m;
   }
 
@@ -59,13 +76,13 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
     /**
      * Adds a person to the tenant. A new email creates the account; an email that already has an
      * account links it (its name and password are kept, the given password is ignored) and answers the
-     * same 201, so the answer does not tell whether the email existed. Already a member here: 409.
+     * same way, so the answer does not tell whether the email existed. Already a member here: a `Conflict`.
      */
     async create(ctx: TenantCtx, input: CreateUserInput): Promise<UserView> {
       await branches.checkAssignments(ctx.tenantId, input);
       const email = normalizeEmail(input.email);
       // Hashed in both cases, so linking an existing account takes as long as creating one.
-      const passwordHash = await hashPassword(input.password, config.bcryptCost, 'body.password');
+      const passwordHash = await hashPassword(input.password, config.bcryptCost, 'password');
       let userId: string | null = null;
       for (let attempt = 0; userId === null; attempt++) {
         try {
@@ -100,13 +117,13 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
     async update(ctx: TenantCtx, userId: string, input: UpdateUserInput): Promise<UserView> {
       await branches.checkAssignments(ctx.tenantId, input);
       // Outside the transaction: bcrypt must not hold the tenant lock (or PGlite's one connection).
-      const passwordHash = input.password !== undefined ? await hashPassword(input.password, config.bcryptCost, 'body.password') : undefined;
+      const passwordHash = input.password !== undefined ? await hashPassword(input.password, config.bcryptCost, 'password') : undefined;
       try {
         await db.transaction(async (tx) => {
-          await q.lockTenant(tx, ctx.tenantId);
+          await q.lockTenantMembers(tx, ctx.tenantId);
           const current = await q.findMember(tx, ctx.tenantId, userId);
           const target = current && (await q.findUserById(tx, userId));
-          if (!current || !target) throw notFound('User');
+          if (!current || !target) throw new NotFound('User');
           const account: { email?: string; name?: string } = {};
           if (input.name !== undefined && input.name !== current.name) account.name = input.name;
           if (input.email !== undefined && normalizeEmail(input.email) !== current.email) account.email = normalizeEmail(input.email);
@@ -117,7 +134,7 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
           }
           if (Object.keys(account).length) await q.updateUser(tx, userId, account);
           // A new password ends every session of the person (access and refresh tokens).
-          if (passwordHash !== undefined) await q.endSessions(tx, userId, clock.now(), { passwordHash });
+          if (passwordHash !== undefined) await endSessions(tx, userId, { passwordHash });
           const membership = {
             ...(input.role !== undefined ? { role: input.role } : {}),
             ...(input.assignedPdvIds !== undefined ? { assignedPdvIds: input.assignedPdvIds } : {}),
@@ -141,15 +158,15 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
     async remove(ctx: TenantCtx, userId: string) {
       try {
         await db.transaction(async (tx) => {
-          await q.lockTenant(tx, ctx.tenantId);
+          await q.lockTenantMembers(tx, ctx.tenantId);
           const current = await q.findMember(tx, ctx.tenantId, userId);
           const target = current && (await q.findUserById(tx, userId));
-          if (!current || !target) throw notFound('User');
+          if (!current || !target) throw new NotFound('User');
           await checkMayChange(tx, ctx, target, false);
           if (current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) throw lastAdmin();
           await q.deleteMembership(tx, ctx.tenantId, userId);
           if ((await q.countMemberships(tx, userId)) > 0) return;
-          if (target.isSuperadmin) await q.endSessions(tx, userId, clock.now());
+          if (target.isSuperadmin) await endSessions(tx, userId);
           else await q.deleteUser(tx, userId);
         });
       } finally {
@@ -163,12 +180,26 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
      * `onlyIfHash`, only if the password is still that one. The new session version, or null.
      */
     async setPassword(tx: Db, userId: string, passwordHash: string, onlyIfHash?: string) {
-      return q.endSessions(tx, userId, clock.now(), { passwordHash, onlyIfHash });
+      return endSessions(tx, userId, { passwordHash, onlyIfHash });
     },
 
     findByEmail: (email: string) => q.findUserByEmail(db, normalizeEmail(email)),
-    findById: (id: string) => q.findUserById(db, id),
-    tenantsOf: (userId: string) => q.tenantsOfUser(db, userId),
+    findById: (id: string, exec: Db = db) => q.findUserById(exec, id),
+
+    /** The tenants the user belongs to, by name, with their role in each. */
+    async tenantsOf(userId: string) {
+      const roles = new Map((await q.membershipsOfUser(db, userId)).map((m) => [m.tenantId, m.role]));
+      const found = await tenants.listByIds([...roles.keys()]);
+      return found.map((t) => ({ ...t, role: roles.get(t.id)! }));
+    },
+
+    /** Whether the platform superadmin exists (the first start creates one). */
+    hasSuperadmin: async () => (await q.countSuperadmins(db)) > 0,
+
+    /** `listener` runs inside the transaction that ends a user's sessions (password set, superadmin's last membership removed). */
+    onSessionsEnded(listener: SessionsEndedListener) {
+      sessionsEnded.push(listener);
+    },
 
     /** Creates a user with a membership, for the seed and the superadmin bootstrap. */
     async createAccount(input: { email: string; name: string; password: string; isSuperadmin?: boolean }) {

@@ -44,13 +44,41 @@ declare module 'fastify' {
     auth?: AuthRule;
   }
   interface FastifyRequest {
-    /** Set on authenticated tenant routes. */
-    ctx: TenantCtx;
-    /** The resolved tenant on any `/t/:slug` route, public ones included. */
+    /** Set on authenticated tenant routes; read it with `ctxOf(req)`. */
+    ctx: TenantCtx | null;
+    /** The resolved tenant on any `/t/:slug` route, public ones included; read it with `tenantOf(req)`. */
     tenant: TenantRef | null;
-    /** The authenticated user, when the route required one. */
+    /** The authenticated user, when the route required one; read it with `principalOf(req)`. */
     principal: Principal | null;
   }
+}
+
+/**
+ * A route read something its auth rule does not provide (e.g. `ctxOf` on a public route): a bug in the
+ * route, never the client's doing, so a 500. Tests of every route catch it.
+ */
+class GuardDidNotRun extends Error {
+  constructor(what: string, req: FastifyRequest) {
+    super(`${what} is not set on ${req.method} ${req.routeOptions.url}: its auth rule does not provide it`);
+  }
+}
+
+/** The caller's tenant context, on authenticated `/t/:slug` routes (any rule but `public`; `optional` when a token came). */
+export function ctxOf(req: FastifyRequest): TenantCtx {
+  if (!req.ctx) throw new GuardDidNotRun('The tenant context', req);
+  return req.ctx;
+}
+
+/** The tenant of a `/t/:slug` route, public and optional routes included. */
+export function tenantOf(req: FastifyRequest): TenantRef {
+  if (!req.tenant) throw new GuardDidNotRun('The tenant', req);
+  return req.tenant;
+}
+
+/** The authenticated user of a route that needs a token (a tenant's member, or anyone logged in outside `/t/:slug`). */
+export function principalOf(req: FastifyRequest): Principal {
+  if (!req.principal) throw new GuardDidNotRun('The user', req);
+  return req.principal;
 }
 
 function bearer(req: FastifyRequest): string | null {
@@ -74,7 +102,7 @@ export interface GuardDeps {
 
 /** Installs the guard chain on every route registered in `scope` (and its children). */
 export function installGuards(scope: FastifyInstance, { db, jwt, tenants, members }: GuardDeps) {
-  scope.decorateRequest('ctx', null as unknown as TenantCtx);
+  scope.decorateRequest('ctx', null);
   scope.decorateRequest('tenant', null);
   scope.decorateRequest('principal', null);
 

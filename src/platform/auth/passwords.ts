@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import bcrypt from 'bcrypt';
-import { invalidField } from '../errors.js';
+import { Invalid } from '../domain-errors.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 /** bcrypt only reads the first 72 bytes; longer input would be silently truncated. */
@@ -23,12 +23,12 @@ export function passwordProblem(plain: string): string | null {
 }
 
 /**
- * Hashes a new password, refusing one bcrypt could not hold whole: a 400 naming `field`
- * (e.g. `body.newPassword`). Every password that is set goes through here.
+ * Hashes a new password, refusing one bcrypt could not hold whole: an `Invalid` naming `field` of the
+ * input (e.g. `newPassword`). Every password that is set goes through here.
  */
 export function hashPassword(plain: string, cost: number, field = 'password'): Promise<string> {
   const problem = passwordProblem(plain);
-  if (problem) return Promise.reject(invalidField(field, problem));
+  if (problem) return Promise.reject(new Invalid(field, problem));
   return bcrypt.hash(plain, cost);
 }
 

@@ -3,6 +3,15 @@ import type { MemberRole } from '../../db/schema/users.js';
 /** Every role a route can name. `superadmin` is the platform role and passes every tenant check. */
 export type Role = MemberRole | 'superadmin';
 
+/** The roles that work the floor (orders, tables, reservations, the kitchen display); accountants do not. */
+export const FLOOR_ROLES = ['admin', 'branch_manager', 'staff'] as const satisfies readonly MemberRole[];
+
+/** Who may join a tenant's real-time staff rooms (spec 6), besides the superadmin. */
+export const ROOM_ROLES = {
+  kitchen: FLOOR_ROLES,
+  inventory: ['admin', 'staff'],
+} as const satisfies Record<string, readonly MemberRole[]>;
+
 /**
  * The permission matrix: which tenant roles hold each permission. Superadmin holds all.
  * The spec writes some names twice (ManageInventory / manage_inventory); both resolve here.

@@ -1,0 +1,21 @@
+import { passwordResetTokens, refreshTokens } from '../../db/schema/users.js';
+import { defineModule } from '../../platform/module.js';
+import { usersModule } from '../users/index.js';
+import { authJobs } from './auth.jobs.js';
+import { authRoutes } from './auth.routes.js';
+import { authService } from './auth.service.js';
+
+export type { AuthService } from './auth.service.js';
+
+/** Authentication (spec 5): login, rotating refresh tokens, password change and reset by mail. */
+export const authModule = defineModule({
+  name: 'auth',
+  needs: [usersModule],
+  tables: [refreshTokens, passwordResetTokens],
+  services: (deps, { users }) => ({ auth: authService(deps, users) }),
+  routes: (app, services) => authRoutes(app, services),
+  jobs: {
+    declared: authJobs,
+    handlers: ({ auth }) => ({ resetMail: (data) => auth.sendResetMail(data) }),
+  },
+});

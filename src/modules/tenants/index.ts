@@ -1,0 +1,14 @@
+import { tenants } from '../../db/schema/tenants.js';
+import { defineModule } from '../../platform/module.js';
+import { tenantsRoutes } from './tenants.routes.js';
+import { tenantsService } from './tenants.service.js';
+
+export type { TenantsService } from './tenants.service.js';
+
+/** Tenants (spec 4.3): the superadmin's tenant routes and each tenant's configuration. */
+export const tenantsModule = defineModule({
+  name: 'tenants',
+  tables: [tenants],
+  services: (deps) => ({ tenants: tenantsService(deps) }),
+  routes: (app, services) => tenantsRoutes(app, services),
+});

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
+import { RESERVATION_STATUSES, TABLE_STATUSES } from '../src/db/schema/tables.js';
+import { MEMBER_ROLES } from '../src/db/schema/users.js';
+import { BUSINESS_TYPES, PLANS } from '../src/modules/tenants/tenants.schemas.js';
+import { createTestApp, type TestApp } from './app.js';
+
+type Schema = { $ref?: string; type?: string; nullable?: boolean; enum?: string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+interface Doc {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  components?: { schemas?: Record<string, Schema> };
+}
+
+let t: TestApp;
+let doc: Doc;
+beforeAll(async () => {
+  t = await createTestApp();
+  doc = (await t.app.inject({ url: '/openapi.json' })).json() as Doc;
+});
+afterAll(() => t.close());
+
+/** Follows `$ref`s to the components of the document. */
+function resolve(s: Schema): Schema {
+  if (!s.$ref) return s;
+  const name = s.$ref.replace('#/components/schemas/', '');
+  const target = doc.components?.schemas?.[name];
+  if (!target) throw new Error(`unresolved ${s.$ref}`);
+  return resolve(target);
+}
+
+/** The schema of a route's answer with `status`, unwrapping arrays. */
+function answer(method: string, path: string, status = '200'): Schema {
+  const op = doc.paths[path]?.[method];
+  expect(op, `${method.toUpperCase()} ${path} is documented`).toBeDefined();
+  let s = resolve(op.responses[status].content!['application/json'].schema);
+  while (s.type === 'array' && s.items) s = resolve(s.items);
+  return s;
+}
+
+/** The `enum` of a property, whether the property is nullable (`anyOf: [enum, null]`) or not. */
+function enumOf(object: Schema, prop: string): string[] | undefined {
+  const p = object.properties?.[prop];
+  expect(p, `property ${prop}`).toBeDefined();
+  const s = resolve(p!);
+  if (s.enum) return s.enum;
+  return s.anyOf?.map(resolve).find((b) => b.enum)?.enum;
+}
+
+describe('/openapi.json', () => {
+  it('lists the closed values of every enumerated response field', () => {
+    const order = answer('get', '/t/{slug}/orders');
+    expect(enumOf(order, 'status')).toEqual([...ORDER_STATUSES]);
+    expect(enumOf(order, 'type')).toEqual([...ORDER_TYPES]);
+    expect(enumOf(order, 'paymentStatus')).toEqual([...PAYMENT_STATUSES]);
+    expect(enumOf(order, 'paymentMethod')).toEqual([...PAYMENT_METHODS]);
+    expect(enumOf(order, 'paymentGateway')).toEqual([...PAYMENT_GATEWAYS]);
+
+    const tracked = answer('get', '/t/{slug}/orders/{number}/track');
+    expect(enumOf(tracked, 'status')).toEqual([...ORDER_STATUSES]);
+    expect(enumOf(tracked, 'paymentStatus')).toEqual([...PAYMENT_STATUSES]);
+
+    expect(enumOf(answer('get', '/t/{slug}/tables'), 'status')).toEqual([...TABLE_STATUSES]);
+    expect(enumOf(answer('get', '/t/{slug}/reservations'), 'status')).toEqual([...RESERVATION_STATUSES]);
+    expect(enumOf(answer('get', '/t/{slug}/users'), 'role')).toEqual([...MEMBER_ROLES]);
+    expect(enumOf(answer('get', '/t/{slug}/menu/modifier-groups'), 'type')).toEqual([...MODIFIER_GROUP_TYPES]);
+
+    for (const tenant of [answer('get', '/t/{slug}/tenants'), answer('get', '/api/superadmin/tenants')]) {
+      expect(enumOf(tenant, 'plan')).toEqual([...PLANS]);
+      expect(enumOf(tenant, 'businessType')).toEqual([...BUSINESS_TYPES]);
+    }
+  });
+
+  it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {
+    const order = answer('get', '/t/{slug}/orders');
+    expect(resolve(order.properties!.table)).toMatchObject({ type: 'string', nullable: true });
+    expect(resolve(order.properties!.paymentStatus)).toMatchObject({ type: 'string', nullable: true, enum: [...PAYMENT_STATUSES] });
+  });
+});
