@@ -182,7 +182,7 @@ const running = new Set<{ stop(): void }>();
 export async function cannon(options: Options, onResponse?: (status: number, ms: number) => void) {
   const run = autocannon({ ...options, timeout: 10 });
   running.add(run);
-  if (onResponse) run.on('response', (_client, status, _bytes, ms) => onResponse(status, ms));
+  if (onResponse) void run.on('response', (_client, status, _bytes, ms) => onResponse(status, ms));
   try {
     return await run;
   } finally {

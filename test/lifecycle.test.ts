@@ -61,7 +61,7 @@ function start(): Promise<Running> {
         resolve({ proc, base: m[1].replace('localhost', '127.0.0.1'), output: () => out, exited });
       }
     }, 50);
-    exited.then(() => {
+    void exited.then(() => {
       clearInterval(check);
       clearTimeout(timer);
       reject(new Error(`exited early:\n${out}`));

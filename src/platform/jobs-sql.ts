@@ -2,15 +2,18 @@ import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/client.js';
 
+/** A result row of pg-boss's own SQL: pg-boss reads its columns by name. */
+type Row = Record<string, unknown>;
+
 /** What pg-boss needs to run its SQL: its `db: { executeSql }` option. */
 export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
 }
 
 /** Something with node-postgres' `query(text, values)`: a pg Pool/PoolClient, PGlite or a PGlite transaction. */
 interface QueryClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
-  exec?(text: string): Promise<Array<{ rows: any[] }>>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+  exec?(text: string): Promise<Array<{ rows: Row[] }>>;
 }
 
 const nulls = (values: unknown[]) => values.map((v) => (v === undefined ? null : v));

@@ -1,5 +1,4 @@
-import { index, text } from 'drizzle-orm/pg-core';
-import { pgTable } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import { localDate } from '../../platform/time.js';
-import { addDays } from '../../platform/time.js';
+import { addDays, localDate } from '../../platform/time.js';
 import type { ReservationsService, ReservationTenant } from './reservations.service.js';
 
 /** A few reservations over the next days, in the states a host would see. */
