@@ -29,6 +29,11 @@ export const memberships = pgTable(
     tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
     userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     role: text('role', { enum: MEMBER_ROLES }).notNull(),
+    /**
+     * The name this tenant gave when it linked an existing account; null when the tenant created the
+     * account. The tenant sees it instead of the account's own name, so linking tells nothing.
+     */
+    displayName: text('display_name'),
     assignedPdvIds: char('assigned_pdv_ids', { length: 24 }).array().notNull().default(sql`'{}'`),
     assignedBranchIds: char('assigned_branch_ids', { length: 24 }).array().notNull().default(sql`'{}'`),
     createdAt: createdAt(),

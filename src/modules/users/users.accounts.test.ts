@@ -194,7 +194,16 @@ describe('adding a person who already has an account', () => {
     }
     const body = existing.json();
     const original = await memberOf(a.slug, a.admin.headers, a.staff.id);
-    expect(body).toMatchObject({ _id: a.staff.id, email: a.staff.email, name: original.name, role: 'accountant' });
+    // Tenant B sees what it typed and when it added the person, as for a new account: nothing tells it the
+    // email existed (not the answer, not its list); tenant A and the person still see their own name.
+    expect(body).toMatchObject({ _id: a.staff.id, email: a.staff.email, name: 'Someone Else', role: 'accountant' });
+    expect(body.name).not.toBe(original.name);
+    // When B added them, not when the account was made: between the account and B's next new user.
+    expect(Date.parse(body.createdAt)).toBeGreaterThanOrEqual(Date.parse(original.createdAt));
+    expect(Date.parse(body.createdAt)).toBeLessThanOrEqual(Date.parse(created.json().createdAt));
+    expect(await memberOf(b.slug, b.admin.headers, a.staff.id)).toEqual(body);
+    expect((await memberOf(a.slug, a.admin.headers, a.staff.id)).name).toBe(original.name);
+    expect((await me(a.staff.headers)).json().user.name).toBe(original.name);
     // Their password is theirs: the one given is ignored.
     expect((await login(t.app, a.staff.email, 'ignored-password')).statusCode).toBe(401);
     expect((await login(t.app, a.staff.email, PASSWORD)).statusCode).toBe(200);

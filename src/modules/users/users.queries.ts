@@ -5,8 +5,9 @@ import { memberships, users, type MemberRole } from '../../db/schema/users.js';
 export const memberColumns = {
   id: users.id,
   email: users.email,
-  name: users.name,
-  createdAt: users.createdAt,
+  // What this tenant knows of the person: the name it gave, and when it added them (see displayName).
+  name: sql<string>`coalesce(${memberships.displayName}, ${users.name})`,
+  createdAt: memberships.createdAt,
   role: memberships.role,
   assignedPdvIds: memberships.assignedPdvIds,
   assignedBranchIds: memberships.assignedBranchIds,
@@ -28,7 +29,7 @@ export function listMembers(db: Db, tenantId: string): Promise<MemberRow[]> {
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.tenantId, tenantId))
-    .orderBy(asc(users.createdAt), asc(users.id));
+    .orderBy(asc(memberships.createdAt), asc(users.id));
 }
 
 export async function findMember(db: Db, tenantId: string, userId: string): Promise<MemberRow | null> {
@@ -88,7 +89,7 @@ export async function updateMembership(
   db: Db,
   tenantId: string,
   userId: string,
-  patch: Partial<Pick<typeof memberships.$inferInsert, 'role' | 'assignedPdvIds' | 'assignedBranchIds'>>,
+  patch: Partial<Pick<typeof memberships.$inferInsert, 'role' | 'assignedPdvIds' | 'assignedBranchIds' | 'displayName'>>,
 ) {
   await db.update(memberships).set(patch).where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
 }

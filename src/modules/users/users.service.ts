@@ -76,7 +76,8 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
     /**
      * Adds a person to the tenant. A new email creates the account; an email that already has an
      * account links it (its name and password are kept, the given password is ignored) and answers the
-     * same way, so the answer does not tell whether the email existed. Already a member here: a `Conflict`.
+     * same way, with the name given and the time of linking, so neither the answer nor the tenant's list
+     * tells whether the email existed. Already a member here: a `Conflict`.
      */
     async create(ctx: TenantCtx, input: CreateUserInput): Promise<UserView> {
       await branches.checkAssignments(ctx.tenantId, input);
@@ -100,6 +101,8 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
               role: input.role,
               assignedPdvIds: input.assignedPdvIds ?? [],
               assignedBranchIds: input.assignedBranchIds ?? [],
+              // A linked account keeps its own name; this tenant sees the one it gave.
+              displayName: existing ? input.name : null,
             });
             return id;
           });
@@ -139,6 +142,8 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
             ...(input.role !== undefined ? { role: input.role } : {}),
             ...(input.assignedPdvIds !== undefined ? { assignedPdvIds: input.assignedPdvIds } : {}),
             ...(input.assignedBranchIds !== undefined ? { assignedBranchIds: input.assignedBranchIds } : {}),
+            // The account's own name now stands for this tenant too.
+            ...(account.name !== undefined ? { displayName: null } : {}),
           };
           if (Object.keys(membership).length) await q.updateMembership(tx, ctx.tenantId, userId, membership);
         });

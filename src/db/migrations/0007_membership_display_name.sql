@@ -1,0 +1,1 @@
+ALTER TABLE "memberships" ADD COLUMN "display_name" text;
