@@ -120,6 +120,22 @@ describe('forgotten password', () => {
     expect(mail.text).toMatch(/^https:\/\/panel\.example\.com\/reset-password#token=[0-9a-f]{64}$/m);
   });
 
+  it('serves the page the link opens: a form that posts the fragment token to the reset route, never cached', async () => {
+    const u = await makeUser(t.app, null, 'staff');
+    await post('/auth/password/forgot', { email: u.email });
+    await t.app.jobs.drain({ names: [PASSWORD_RESET_MAIL_JOB] });
+    const link = new URL(/^https:\/\/\S+$/m.exec(t.mail.to(u.email)[0].text)![0]);
+    const page = await t.app.inject({ url: link.pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain('<form id="reset">');
+    expect(page.body).toContain("fetch('/auth/password/reset'");
+    expect(page.body).toContain("location.hash");
+    // A web page, not an API route.
+    expect(Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths)).not.toContain(link.pathname);
+  });
+
   it('resets once: the link sets the password, ends every session and is then spent', async () => {
     const a = await makeTenantWithTeam(t.app);
     const before = await session(t.app, a.staff.email);

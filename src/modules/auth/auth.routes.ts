@@ -6,6 +6,7 @@ import { NoContent, withErrors } from '../../platform/schemas.js';
 import { normalizeEmail } from '../users/index.js';
 import { ChangePasswordBody, ForgotPasswordBody, LoginBody, Me, RefreshBody, ResetPasswordBody, TokenPair } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
+import { RESET_PAGE_HTML, RESET_PAGE_PATH } from './reset-page.js';
 
 /** Password guessing from one address: enough for a restaurant's staff behind one connection at shift change. */
 export const LOGIN_LIMIT = { name: 'auth:login', limit: 20, windowMs: 60_000, message: 'Too many login attempts; wait and try again' };
@@ -99,6 +100,19 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
       await auth.forgotPassword(email);
       return reply.code(202).send();
     },
+  });
+
+  // The page the reset mail links to: a web page, not part of the API (hidden from /openapi.json).
+  app.get(RESET_PAGE_PATH, {
+    schema: { hide: true },
+    config: { auth: { public: true } },
+    handler: async (_req, reply) =>
+      reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-frame-options', 'DENY')
+        .type('text/html; charset=utf-8')
+        .send(RESET_PAGE_HTML),
   });
 
   app.post('/auth/password/reset', {
