@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../platform/clock.js';
 import { isRefused, isUnavailable } from './errors.js';
 import { GatewayAError } from './gateway-a/errors.js';
@@ -71,8 +71,8 @@ describe('OAuth client-credentials token', () => {
     const ep = tokenEndpoint({ hold: true });
     const tokens = source(ep.fetch);
     const waiting = Array.from({ length: 20 }, () => tokens.get());
-    await new Promise((r) => setTimeout(r, 10));
-    expect(ep.calls).toHaveLength(1);
+    // The first request has reached the endpoint (and is held there) before the others are counted.
+    await vi.waitFor(() => expect(ep.calls).toHaveLength(1));
     ep.release();
     expect(new Set(await Promise.all(waiting))).toEqual(new Set(['token-1']));
     expect(ep.calls).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('OAuth client-credentials token', () => {
     const ep = tokenEndpoint({ hold: true, status: 503 });
     const tokens = source(ep.fetch);
     const waiting = Array.from({ length: 5 }, () => tokens.get());
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(ep.calls).toHaveLength(1));
     ep.release();
     const results = await Promise.allSettled(waiting);
     expect(results.every((r) => r.status === 'rejected' && isUnavailable(r.reason))).toBe(true);

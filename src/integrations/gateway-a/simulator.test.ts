@@ -116,10 +116,15 @@ describe('gateway_a simulator over HTTP', () => {
   });
 
   it('never answers in manual mode until someone decides', async () => {
-    const { client, hook, sim } = await start();
+    const { client, hook, sim, control } = await start();
     const { intentId } = await client.createPaymentIntent(input);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(hook.received).toHaveLength(0);
+    // Marker: a later intent on another terminal, decided by itself after 100 ms, sends its webhook. Any
+    // timer the first intent had of 100 ms or less would have fired before it.
+    expect((await control('/outcome', { mode: 'approve', delayMs: 100 })).status).toBe(200);
+    const marker = await client.createPaymentIntent({ ...input, terminalSerial: 'T-CAIXA-02', externalId: 'order-marker' });
+    const got = await hook.next();
+    expect(JSON.parse(got.raw)).toMatchObject({ data: { id: marker.intentId } });
+    expect(hook.received).toHaveLength(1);
     expect(sim.getIntent(intentId)!.state).toBe('OPEN');
     expect((await client.getPaymentIntent(intentId)).status).toBe('open');
   });
