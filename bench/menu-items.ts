@@ -83,7 +83,12 @@ async function main() {
     }
     const med = (id: Target['id']) => {
       const s = samples.get(id)!;
-      return { reqPerSec: median(s.map((x) => x.reqPerSec)), p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)), bad: s.reduce((n, x) => n + x.bad, 0) };
+      return {
+        reqPerSec: median(s.map((x) => x.reqPerSec)),
+        p50: median(s.map((x) => x.p50)),
+        p99: median(s.map((x) => x.p99)),
+        bad: s.reduce((n, x) => n + x.bad, 0),
+      };
     };
     const bare = med('bare').reqPerSec;
     const lines = [

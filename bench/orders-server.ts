@@ -102,7 +102,8 @@ function bareServer(pool: pg.Pool, tenantId: string, timeZone: string, userId: s
     for (const l of body.items) {
       const item = byId.get(l.menuItem);
       if (!item || !item.is_active || !item.is_available) return null;
-      lines.push({ menuItem: item.id, name: item.name, price: Number(item.price), quantity: l.quantity, ...(item.allergens.length ? { allergens: item.allergens } : {}) });
+      const allergens = item.allergens.length ? { allergens: item.allergens } : {};
+      lines.push({ menuItem: item.id, name: item.name, price: Number(item.price), quantity: l.quantity, ...allergens });
     }
     return lines;
   }

@@ -49,7 +49,6 @@ export function startOfLocalDay(day: string, timeZone: string): Date {
   return new Date(instant);
 }
 
-
 /** `YYYY-MM-DD` that names a day of the calendar (no 2025-02-30). */
 export function isCalendarDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

@@ -131,7 +131,7 @@ describe('forgotten password', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain('<form id="reset">');
     expect(page.body).toContain("fetch('/auth/password/reset'");
-    expect(page.body).toContain("location.hash");
+    expect(page.body).toContain('location.hash');
     // A web page, not an API route.
     expect(Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths)).not.toContain(link.pathname);
   });

@@ -83,7 +83,7 @@ export async function seedDemoMenu(menu: MenuService, tenantId: string) {
       required: true,
       options: [
         { name: 'Mal passada' },
-        { name: 'Ao ponto para mal', },
+        { name: 'Ao ponto para mal' },
         { name: 'Ao ponto', isDefault: true },
         { name: 'Ao ponto para bem' },
         { name: 'Bem passada' },

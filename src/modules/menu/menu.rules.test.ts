@@ -4,7 +4,13 @@ import { groupRuleViolations, normalizeOptions, resolveGroupRules, type GroupRul
 
 /** Pure rules of modifier groups: no database, no app. */
 
-const opt = (name: string, overrides: Partial<ModifierOption> = {}): ModifierOption => ({ name, priceAdjustment: 0, isDefault: false, available: true, ...overrides });
+const opt = (name: string, overrides: Partial<ModifierOption> = {}): ModifierOption => ({
+  name,
+  priceAdjustment: 0,
+  isDefault: false,
+  available: true,
+  ...overrides,
+});
 const options = (...names: string[]) => names.map((n) => opt(n));
 const group = (overrides: Partial<GroupRules> = {}): GroupRules => ({
   type: 'multiple',

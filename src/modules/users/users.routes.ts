@@ -34,7 +34,7 @@ export function usersRoutes(app: RouteApp, { users }: { users: UsersService }) {
       tags: ['users'],
       summary: 'Update a user of the tenant',
       description:
-        "A tenant admin cannot change a superadmin (403 `superadmin_account`), nor the name, email or password of someone " +
+        'A tenant admin cannot change a superadmin (403 `superadmin_account`), nor the name, email or password of someone ' +
         'who also belongs to another tenant (403 `shared_account`). A new password ends all of the person\'s sessions.',
       params: TenantIdParams,
       body: UpdateUserBody,

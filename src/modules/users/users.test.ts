@@ -196,7 +196,7 @@ describe('PUT /t/:slug/users/:id', () => {
     expect((await req('PUT', `/t/${a.slug}/users/not-an-id`, a.admin.headers, { name: 'x' })).statusCode).toBe(400);
   });
 
-  it("does not let a tenant admin change the password of someone who also works elsewhere", async () => {
+  it('does not let a tenant admin change the password of someone who also works elsewhere', async () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
     await t.app.services.users.addMember(b.tenant._id, a.staff.id, 'staff');

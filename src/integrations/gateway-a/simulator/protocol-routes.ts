@@ -41,7 +41,10 @@ export function oauthRoutes(app: FastifyInstance, { clientId, clientSecret, toke
 }
 
 /** The Point integration API (bearer token required). */
-export async function intentRoutes(app: FastifyInstance, { tokens, terminals, intents }: { tokens: TokenStore; terminals: TerminalRegistry; intents: IntentBook }) {
+export async function intentRoutes(
+  app: FastifyInstance,
+  { tokens, terminals, intents }: { tokens: TokenStore; terminals: TerminalRegistry; intents: IntentBook },
+) {
   await app.register(async (api) => {
     api.addHook('onRequest', async (req, reply) => {
       if (!tokens.valid(req.headers.authorization)) {
@@ -67,7 +70,8 @@ export async function intentRoutes(app: FastifyInstance, { tokens, terminals, in
     api.post<{ Params: { deviceId: string } }>('/point/integration-api/devices/:deviceId/payment-intents', hide, async (req, reply) => {
       try {
         const v = viewIntent(intents.create(req.params.deviceId, objectBody(req), req.headers['x-test-scope'] === 'sandbox'));
-        return send(reply, 201, { id: v.id, device_id: v.device_id, amount: v.amount, description: v.description, state: v.state, additional_info: v.additional_info });
+        const { id, device_id, amount, description, state, additional_info } = v;
+        return send(reply, 201, { id, device_id, amount, description, state, additional_info });
       } catch (err) {
         return replyError(reply, err);
       }
