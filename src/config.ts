@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { envReader } from './integrations/env.js';
+import { envReader } from './platform/env.js';
 import { parseIntegrationsConfig, type IntegrationsConfig } from './integrations/registry.js';
 import { passwordProblem } from './platform/auth/passwords.js';
 
@@ -90,13 +90,6 @@ function checkPasswordSetting(name: string, value: string | undefined) {
   if (problem) throw new ConfigError(`${name} ${problem}`);
 }
 
-function int(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
-  return n;
-}
-
 /** A key given as 64 hex characters or base64 of 32 bytes. */
 export function parseKey(name: string, value: string): Buffer {
   const buf = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
@@ -125,7 +118,8 @@ function parseRole(value: string | undefined): Role {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
-  const port = int('PORT', env.PORT, 3000, 0, 65535);
+  const read = readerFor(env, dataDir);
+  const port = read.int('PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
   const jwtSecret = env.JWT_SECRET || keptSecret(dataDir, 'jwt-secret');
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
@@ -139,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     jwtSecret,
     encryptionKey,
-    bcryptCost: int('BCRYPT_COST', env.BCRYPT_COST, 12, 4, 15),
+    bcryptCost: read.int('BCRYPT_COST', 12, 4, 15),
     logLevel: env.LOG_LEVEL || 'info',
     superadminEmail: env.SUPERADMIN_EMAIL || undefined,
     superadminPassword: env.SUPERADMIN_PASSWORD || undefined,
@@ -149,19 +143,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: parseSmtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || undefined,
+    // Integrations (payment gateways; fiscal, PIX and delivery providers to come) each parse their own
+    // variables in `src/integrations/<name>/config.ts`, in the order of `src/integrations/registry.ts`.
     reservationRateLimit: parseRateLimitSetting('RESERVATION_RATE_LIMIT', env.RESERVATION_RATE_LIMIT),
-    dbStatementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, 15_000, 100, 3_600_000),
-    dbAcquireTimeoutMs: int('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, 5_000, 100, 120_000),
-    integrations: loadIntegrationsConfig(env, dataDir),
+    dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    dbAcquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 120_000),
+    integrations: parseIntegrationsConfig(read),
   };
 }
 
-/**
- * Integrations (payment gateways; fiscal, PIX and delivery providers to come): each parses its own
- * variables in `src/integrations/<name>/config.ts`, in the order of `src/integrations/registry.ts`.
- */
+/** The reader of every setting: failures are `ConfigError`s, generated secrets are kept in the data dir. */
+function readerFor(env: NodeJS.ProcessEnv, dataDir: string) {
+  return envReader(env, { keptSecret: (file) => keptSecret(dataDir, file), fail: (message) => new ConfigError(message) });
+}
+
+/** The integrations' settings alone (each parses its own variables: `src/integrations/<name>/config.ts`). */
 export function loadIntegrationsConfig(env: NodeJS.ProcessEnv, dataDir: string): IntegrationsConfig {
-  return parseIntegrationsConfig(
-    envReader(env, { keptSecret: (file) => keptSecret(dataDir, file), fail: (message) => new ConfigError(message) }),
-  );
+  return parseIntegrationsConfig(readerFor(env, dataDir));
 }

@@ -134,16 +134,22 @@ describe.runIf(onPostgres)('PostgreSQL: connections refused, statement and lock 
     }
   });
 
-  it('a statement past DB_STATEMENT_TIMEOUT_MS (waiting on a row lock) answers 503 database_timeout', async () => {
-    const app = await appWith({ statementTimeoutMs: 300 });
+  /** A tenant's category whose row lock another session holds (in an open transaction) until `lock` rolls back. */
+  async function lockedCategory(app: App) {
     const a = await makeTenantWithTeam(app);
     const category = await makeCategory(app, a.tenant);
-    // Another session holds the category's row lock; the update waits on it until its statement times out.
     const lock = new pg.Client({ connectionString: tdb.url! });
     await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('SELECT 1 FROM menu_categories WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [a.tenant._id, category._id]);
+    return { a, category, lock };
+  }
+
+  it('a statement past DB_STATEMENT_TIMEOUT_MS (waiting on a row lock) answers 503 database_timeout', async () => {
+    const app = await appWith({ statementTimeoutMs: 300 });
+    // Another session holds the category's row lock; the update waits on it until its statement times out.
+    const { a, category, lock } = await lockedCategory(app);
     try {
-      await lock.query('BEGIN');
-      await lock.query('SELECT 1 FROM menu_categories WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [a.tenant._id, category._id]);
       const started = Date.now();
       const rename = () =>
         app.inject({ method: 'PUT', url: `/t/${a.slug}/menu/categories/${category._id}`, headers: a.admin.headers, payload: { name: 'Renomeada' } });
@@ -159,13 +165,8 @@ describe.runIf(onPostgres)('PostgreSQL: connections refused, statement and lock 
 
   it('a lock timeout (55P03) answers 503 database_timeout too', async () => {
     const app = await appWith({ lockTimeoutMs: 200 });
-    const a = await makeTenantWithTeam(app);
-    const category = await makeCategory(app, a.tenant);
-    const lock = new pg.Client({ connectionString: tdb.url! });
-    await lock.connect();
+    const { a, category, lock } = await lockedCategory(app);
     try {
-      await lock.query('BEGIN');
-      await lock.query('SELECT 1 FROM menu_categories WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [a.tenant._id, category._id]);
       expect503(
         await app.inject({ method: 'DELETE', url: `/t/${a.slug}/menu/categories/${category._id}`, headers: a.admin.headers }),
         'database_timeout',

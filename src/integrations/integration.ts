@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../platform/clock.js';
-import type { EnvReader } from './env.js';
+import type { EnvReader } from '../platform/env.js';
 import type { FetchLike, ProviderLogger } from './http.js';
 import type { WebhookDeliverer } from './simulator/webhook-delivery.js';
 

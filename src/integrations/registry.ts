@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../platform/clock.js';
-import type { EnvReader } from './env.js';
+import type { EnvReader } from '../platform/env.js';
 import { gatewayA } from './gateway-a/index.js';
 import { silentLogger, type FetchLike, type ProviderLogger } from './http.js';
 import type { BuiltIntegration, Integration, IntegrationDeps } from './integration.js';

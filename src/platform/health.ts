@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client.js';
 import { errorBody } from './errors.js';
+import { DATABASE_RETRY_AFTER_S } from './http.js';
 
 export function healthRoutes(app: FastifyInstance, database: Database) {
   app.get('/health', {
@@ -25,7 +26,7 @@ export function healthRoutes(app: FastifyInstance, database: Database) {
         return { status: 'ready', database: database.kind };
       } catch (err) {
         req.log.warn({ err }, 'readiness check failed');
-        return reply.code(503).header('retry-after', '5').send(errorBody(503, 'Database is not reachable', 'not_ready'));
+        return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send(errorBody(503, 'Database is not reachable', 'not_ready'));
       }
     },
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EnvReader } from '../env.js';
+import type { EnvReader } from '../../platform/env.js';
 
 /** gateway_a: the real endpoint (`live`), a simulator speaking its protocol, or `off`. */
 export interface GatewayAConfig {

@@ -25,8 +25,9 @@ export interface SimulatorServer {
   close(): Promise<void>;
 }
 
-/** `buildServer` and `listen` over `routes`; the servers built are kept in `servers` for `close`. */
-export function simulatorServers(routes: SimulatorServer['routes'], servers: FastifyInstance[]) {
+/** `buildServer` and `listen` over `routes`, and `closeServers` for every server they built. */
+export function simulatorServers(routes: SimulatorServer['routes']) {
+  const servers: FastifyInstance[] = [];
   function buildServer(opts: SimulatorRoutesOptions = {}): FastifyInstance {
     const server = Fastify({ logger: false });
     server.register(routes, opts);
@@ -37,6 +38,9 @@ export function simulatorServers(routes: SimulatorServer['routes'], servers: Fas
     buildServer,
     listen: ({ port, host, ...opts }: { port?: number; host?: string } & SimulatorRoutesOptions = {}) =>
       buildServer(opts).listen({ port: port ?? 0, host: host ?? '127.0.0.1' }),
+    closeServers: async () => {
+      await Promise.all(servers.splice(0).map((s) => s.close()));
+    },
   };
 }
 

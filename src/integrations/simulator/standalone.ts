@@ -21,3 +21,17 @@ export function stopOnSignals(close: () => Promise<void>): void {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
+
+/**
+ * The entry of a standalone simulator script: when `metaUrl` is the script node was started with,
+ * runs `start` and closes what it returns on SIGINT / SIGTERM; a failure to start exits 1.
+ */
+export function runWhenMain(metaUrl: string, name: string, start: () => Promise<{ close(): Promise<void> }>): void {
+  if (!isMain(metaUrl)) return;
+  start()
+    .then((sim) => stopOnSignals(() => sim.close()))
+    .catch((err) => {
+      process.stderr.write(`${name} failed to start: ${(err as Error).message}\n`);
+      process.exit(1);
+    });
+}

@@ -1,4 +1,4 @@
-import type { EnvReader } from '../env.js';
+import type { EnvReader } from '../../platform/env.js';
 
 /** The online wallet gateway: the real endpoint (`live`) or a simulator speaking its protocol. */
 export interface WalletConfig {

@@ -42,12 +42,16 @@ export async function insertResetToken(db: Db, row: typeof passwordResetTokens.$
   await db.insert(passwordResetTokens).values(row);
 }
 
+/** The reset token with this hash, if it is unused and unexpired. */
+const liveResetToken = (tokenHash: string, now: Date) =>
+  and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now));
+
 /** An unused, unexpired reset token (read only: `consumeResetToken` spends it). */
 export async function findLiveResetToken(db: Db, tokenHash: string, now: Date) {
   const [row] = await db
     .select({ id: passwordResetTokens.id, userId: passwordResetTokens.userId })
     .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)));
+    .where(liveResetToken(tokenHash, now));
   return row ?? null;
 }
 
@@ -56,7 +60,7 @@ export async function consumeResetToken(db: Db, tokenHash: string, now: Date) {
   const [row] = await db
     .update(passwordResetTokens)
     .set({ usedAt: now })
-    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+    .where(liveResetToken(tokenHash, now))
     .returning({ id: passwordResetTokens.id, userId: passwordResetTokens.userId });
   return row ?? null;
 }

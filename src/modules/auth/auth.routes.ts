@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { principalOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
-import { limitPerIp, RateLimited, type RateLimiter, type RateLimitRule } from '../../platform/rate-limit.js';
+import { limitPerIp, RateLimited, sendRateLimited, type RateLimiter, type RateLimitRule } from '../../platform/rate-limit.js';
 import { NoContent, withErrors } from '../../platform/schemas.js';
 import { normalizeEmail } from '../users/index.js';
 import { ChangePasswordBody, ForgotPasswordBody, LoginBody, Me, RefreshBody, ResetPasswordBody, TokenPair } from './auth.schemas.js';
@@ -22,8 +22,7 @@ export const PASSWORD_CHANGE_LIMIT = { name: 'auth:password', limit: 10, windowM
 async function withinLimit(rateLimits: RateLimiter, rule: RateLimitRule, key: string, reply: FastifyReply) {
   const r = await rateLimits.hit(`${rule.name}:${key}`, rule.limit, rule.windowMs);
   if (r.allowed) return true;
-  reply.header('retry-after', String(r.retryAfter)).code(429).type('application/json; charset=utf-8');
-  await reply.send({ statusCode: 429, message: rule.message ?? 'Too many requests' });
+  await sendRateLimited(reply, r, rule.message);
   return false;
 }
 

@@ -51,6 +51,15 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
     return version;
   }
 
+  /** Inside a membership change: the tenant's members locked, this member and their account, or NotFound. */
+  async function lockedMember(tx: Db, tenantId: string, userId: string) {
+    await q.lockTenantMembers(tx, tenantId);
+    const current = await q.findMember(tx, tenantId, userId);
+    const target = current && (await q.findUserById(tx, userId));
+    if (!current || !target) throw new NotFound('User');
+    return { current, target };
+  }
+
   async function member(tenantId: string, userId: string) {
     const m = await q.findMember(db, tenantId, userId);
     if (!m) throw new NotFound('User');
@@ -123,10 +132,7 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
       const passwordHash = input.password !== undefined ? await hashPassword(input.password, config.bcryptCost, 'password') : undefined;
       try {
         await db.transaction(async (tx) => {
-          await q.lockTenantMembers(tx, ctx.tenantId);
-          const current = await q.findMember(tx, ctx.tenantId, userId);
-          const target = current && (await q.findUserById(tx, userId));
-          if (!current || !target) throw new NotFound('User');
+          const { current, target } = await lockedMember(tx, ctx.tenantId, userId);
           const account: { email?: string; name?: string } = {};
           if (input.name !== undefined && input.name !== current.name) account.name = input.name;
           if (input.email !== undefined && normalizeEmail(input.email) !== current.email) account.email = normalizeEmail(input.email);
@@ -163,10 +169,7 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
     async remove(ctx: TenantCtx, userId: string) {
       try {
         await db.transaction(async (tx) => {
-          await q.lockTenantMembers(tx, ctx.tenantId);
-          const current = await q.findMember(tx, ctx.tenantId, userId);
-          const target = current && (await q.findUserById(tx, userId));
-          if (!current || !target) throw new NotFound('User');
+          const { current, target } = await lockedMember(tx, ctx.tenantId, userId);
           await checkMayChange(tx, ctx, target, false);
           if (current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) throw lastAdmin();
           await q.deleteMembership(tx, ctx.tenantId, userId);

@@ -102,7 +102,6 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
   };
   const webhooks = webhookSender({ clock, log, settings: webhook, retryDelaysMs: options.webhookRetryDelaysMs ?? [2_000, 5_000] });
   const intents = intentBook({ clock, log, terminals, webhooks, outcome: options.outcome ?? 'manual', outcomeDelayMs: options.outcomeDelayMs ?? 3_000 });
-  const servers: FastifyInstance[] = [];
 
   async function routes(app: FastifyInstance, opts: SimulatorRoutesOptions = {}) {
     oauthRoutes(app, { clientId, clientSecret, tokens });
@@ -110,7 +109,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
     await controlApi(app, opts, (ctl) => controlRoutes(ctl, { intents, terminals, tokens, webhooks, webhook }));
   }
 
-  const { buildServer, listen } = simulatorServers(routes, servers);
+  const { buildServer, listen, closeServers } = simulatorServers(routes);
 
   return {
     routes,
@@ -119,7 +118,7 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
     async close() {
       intents.close();
       await webhooks.close();
-      await Promise.all(servers.splice(0).map((s) => s.close()));
+      await closeServers();
     },
     approve: intents.approve,
     decline: intents.decline,

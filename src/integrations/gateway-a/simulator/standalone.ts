@@ -2,7 +2,7 @@
  * The gateway_a simulator as its own server:
  *   npx tsx src/integrations/gateway-a/simulator/standalone.ts
  */
-import { consoleLogger, isMain, stopOnSignals } from '../../simulator/standalone.js';
+import { consoleLogger, runWhenMain } from '../../simulator/standalone.js';
 import type { GatewayAWebhookShape } from '../webhook.js';
 import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulator, type SimOutcomeMode } from './index.js';
 
@@ -58,11 +58,4 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
   return sim;
 }
 
-if (isMain(import.meta.url)) {
-  runStandalone()
-    .then((sim) => stopOnSignals(() => sim.close()))
-    .catch((err) => {
-      process.stderr.write(`gateway_a simulator failed to start: ${(err as Error).message}\n`);
-      process.exit(1);
-    });
-}
+runWhenMain(import.meta.url, 'gateway_a simulator', runStandalone);

@@ -42,21 +42,20 @@ export function createWalletSimulator(options: WalletSimulatorOptions = {}): Wal
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const state = walletState(clock, options.accounts);
-  const servers: FastifyInstance[] = [];
 
   async function routes(app: FastifyInstance, opts: SimulatorRoutesOptions = {}) {
     protocolRoutes(app, { state, clock, log });
     await controlApi(app, opts, (ctl) => controlRoutes(ctl, { state }));
   }
 
-  const { buildServer, listen } = simulatorServers(routes, servers);
+  const { buildServer, listen, closeServers } = simulatorServers(routes);
 
   return {
     routes,
     buildServer,
     listen,
     async close() {
-      await Promise.all(servers.splice(0).map((s) => s.close()));
+      await closeServers();
     },
     createAccount: state.createAccount,
     listPayments: () => [...state.payments.values()].map(publicPayment),

@@ -2,7 +2,7 @@
  * The wallet simulator as its own server:
  *   npx tsx src/integrations/wallet/simulator/standalone.ts
  */
-import { consoleLogger, isMain, stopOnSignals } from '../../simulator/standalone.js';
+import { consoleLogger, runWhenMain } from '../../simulator/standalone.js';
 import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, type WalletSimulator } from './index.js';
 
 /** Standalone server. Environment: WALLET_SIM_PORT (4020), WALLET_SIM_HOST (127.0.0.1). */
@@ -25,11 +25,4 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
   return sim;
 }
 
-if (isMain(import.meta.url)) {
-  runStandalone()
-    .then((sim) => stopOnSignals(() => sim.close()))
-    .catch((err) => {
-      process.stderr.write(`wallet simulator failed to start: ${(err as Error).message}\n`);
-      process.exit(1);
-    });
-}
+runWhenMain(import.meta.url, 'wallet simulator', runStandalone);

@@ -1,7 +1,7 @@
 /**
- * Reading an integration's environment variables, with the messages of `src/config.ts`. Each
- * integration's `config.ts` parses its own variables through an `EnvReader`; `loadConfig` makes the
- * reader (its failures are `ConfigError`s, kept secrets live in `DATA_DIR`).
+ * Reading environment variables with messages that name them. `loadConfig` makes one reader (its
+ * failures are `ConfigError`s, kept secrets live in `DATA_DIR`), reads the service's own settings
+ * with it and hands it to each integration's `config.ts`.
  */
 export interface EnvReader {
   /** NODE_ENV=production: simulators must be chosen on purpose, their control API is never served. */
