@@ -83,13 +83,17 @@ function pathOf(url: string): string {
   }
 }
 
-/** Error code and message a provider put in its error body (`{ error, message }` or OAuth's `error_description`). */
+/**
+ * Error code and message a provider put in its error body: `{ error, message }`, OAuth's `error_description`,
+ * or an RFC 7807 problem (`{ type, title, detail }`, the Bacen API Pix's), whose code is the last segment of `type`.
+ */
 export function providerErrorInfo(body: unknown): { code?: string; message?: string } {
   if (!body || typeof body !== 'object') return typeof body === 'string' ? { message: body.slice(0, 200) } : {};
   const b = body as Record<string, unknown>;
-  const code = typeof b.error === 'string' ? b.error : typeof b.code === 'string' ? b.code : undefined;
-  const message =
-    typeof b.message === 'string' ? b.message : typeof b.error_description === 'string' ? b.error_description : undefined;
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  const problemType = str(b.type)?.replace(/\/+$/, '').split('/').pop();
+  const code = str(b.error) ?? str(b.code) ?? problemType;
+  const message = str(b.message) ?? str(b.error_description) ?? str(b.detail) ?? str(b.title);
   return { code, message };
 }
 

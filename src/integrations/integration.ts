@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../platform/clock.js';
 import type { EnvReader } from '../platform/env.js';
 import type { FetchLike, ProviderLogger } from './http.js';
+import type { SimulatorServer } from './simulator/server.js';
 import type { WebhookDeliverer } from './simulator/webhook-delivery.js';
 
 export type IntegrationKind = 'payment' | 'fiscal' | 'pix' | 'delivery';
@@ -57,4 +58,20 @@ export function defineIntegration<const Name extends string, Config, Built exten
   integration: Integration<Name, Config, Built>,
 ): Integration<Name, Config, Built> {
   return integration;
+}
+
+/** `mount` and `close` of a handle whose simulator may run in this process: served under `prefix`, its control API when `control`. */
+export function simulatorLifecycle(
+  simulator: Pick<SimulatorServer, 'routes' | 'close'> | undefined,
+  prefix: string,
+  control: boolean,
+): Required<Pick<BuiltIntegration, 'mount' | 'close'>> {
+  return {
+    async mount(app: FastifyInstance) {
+      if (simulator) await app.register(simulator.routes, { prefix, control });
+    },
+    async close() {
+      await simulator?.close();
+    },
+  };
 }

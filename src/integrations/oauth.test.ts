@@ -129,4 +129,16 @@ describe('OAuth client-credentials token', () => {
     tokens.invalidate('token-1');
     expect(await tokens.get()).toBe('token-2');
   });
+
+  it('authenticates by HTTP Basic (each part form-encoded) and asks for scopes when told', async () => {
+    const seen: { headers: Headers; body: string }[] = [];
+    const fetch: FetchLike = async (_url, init) => {
+      seen.push({ headers: new Headers(init?.headers), body: String(init?.body) });
+      return Response.json({ access_token: 't', token_type: 'Bearer', expires_in: 60 });
+    };
+    const opts = { errors: GatewayAError, tokenUrl: 'http://psp.test/oauth/token', clientId: 'id:1', clientSecret: 's&2', fetch, clock: manualClock(), timeoutMs: 1000 };
+    expect(await new ClientCredentialsToken({ ...opts, clientAuth: 'basic', scope: 'cob.read cob.write' }).get()).toBe('t');
+    expect(seen[0].headers.get('authorization')).toBe(`Basic ${Buffer.from('id%3A1:s%262').toString('base64')}`);
+    expect(Object.fromEntries(new URLSearchParams(seen[0].body))).toEqual({ grant_type: 'client_credentials', scope: 'cob.read cob.write' });
+  });
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.js';
 import { isRefused, type IntegrationErrorClass } from './errors.js';
-import { badResponse, callProvider, errorForStatus, isOk, silentLogger, type FetchLike, type ProviderLogger } from './http.js';
+import { badResponse, callProvider, errorForStatus, isOk, joinUrl, silentLogger, type FetchLike, type ProviderLogger, type ProviderResponse } from './http.js';
 
 /** Renew this long before the token expires (spec 5.7: 60 seconds). */
 export const TOKEN_RENEW_BEFORE_MS = 60_000;
@@ -16,6 +16,13 @@ export interface ClientCredentialsOptions {
   timeoutMs: number;
   renewBeforeMs?: number;
   log?: ProviderLogger;
+  /**
+   * How the client authenticates (RFC 6749 2.3.1): `body` puts `client_id` / `client_secret` in the form
+   * (the default), `basic` sends them as HTTP Basic (`client_secret_basic`, which the Bacen API Pix requires).
+   */
+  clientAuth?: 'body' | 'basic';
+  /** Space-separated scopes to ask for (`scope` parameter); none: the provider's default. */
+  scope?: string;
 }
 
 interface CachedToken {
@@ -72,17 +79,25 @@ export class ClientCredentialsToken {
     const { errors } = this.opts;
     const provider = errors.provider;
     const startedAt = this.opts.clock.now().getTime();
+    const { clientId, clientSecret, clientAuth = 'body', scope } = this.opts;
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (clientAuth === 'basic') {
+      // RFC 6749 2.3.1: each part form-encoded before the Basic encoding.
+      const pair = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
+      headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    } else {
+      form.set('client_id', clientId);
+      form.set('client_secret', clientSecret);
+    }
+    if (scope) form.set('scope', scope);
     const res = await callProvider({
       errors,
       fetch: this.opts.fetch,
       method: 'POST',
       url: this.opts.tokenUrl,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: this.opts.clientId,
-        client_secret: this.opts.clientSecret,
-      }).toString(),
+      headers,
+      body: form.toString(),
       timeoutMs: this.opts.timeoutMs,
     });
     if (!isOk(res.status)) {
@@ -106,4 +121,39 @@ export class ClientCredentialsToken {
     this.log.debug({ provider, expiresIn }, 'OAuth token obtained');
     return value;
   }
+}
+
+export interface BearerApiOptions extends Omit<ClientCredentialsOptions, 'tokenUrl'> {
+  /** The API's base URL; the token endpoint is its `/oauth/token`. */
+  baseUrl: string;
+  /** Headers every call carries (gateway_a's `x-test-scope`). */
+  headers?: Record<string, string>;
+}
+
+/** One JSON call to the provider's API with the bearer token; `extra` headers for this call only. */
+export type BearerCall = (method: string, path: string, body?: unknown, extra?: Record<string, string>) => Promise<ProviderResponse>;
+
+/**
+ * Calls with a cached client-credentials token from `<baseUrl>/oauth/token` (JSON in and out, the deadline
+ * of `timeoutMs`). A 401 (token revoked or expired early) gets one retry with a new token.
+ */
+export function bearerApi({ baseUrl, headers: always = {}, ...credentials }: BearerApiOptions): BearerCall {
+  const { errors, fetch, timeoutMs } = credentials;
+  const token = new ClientCredentialsToken({ ...credentials, tokenUrl: joinUrl(baseUrl, '/oauth/token') });
+  const send = (method: string, path: string, value: string, body: unknown, extra: Record<string, string>) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${value}`, accept: 'application/json', ...always, ...extra };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const url = joinUrl(baseUrl, path);
+    return callProvider({ errors, fetch, method, url, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs });
+  };
+  return async (method, path, body, extra = {}) => {
+    let value = await token.get();
+    let res = await send(method, path, value, body, extra);
+    if (res.status === 401) {
+      token.invalidate(value);
+      value = await token.get();
+      res = await send(method, path, value, body, extra);
+    }
+    return res;
+  };
 }

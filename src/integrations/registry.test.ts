@@ -17,6 +17,7 @@ import {
   type IntegrationsConfig,
   type IntegrationsOptions,
 } from './registry.js';
+import { PixPspError } from './pix-psp/index.js';
 import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, WalletError } from './wallet/index.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -155,8 +156,9 @@ describe('the registry', () => {
     expect(INTEGRATIONS.map((i) => [i.name, i.provider, i.kind])).toEqual([
       ['gatewayA', 'gateway_a', 'payment'],
       ['wallet', 'wallet', 'payment'],
+      ['pixPsp', 'pix_psp', 'pix'],
     ]);
-    expect([GatewayAError.provider, WalletError.provider]).toEqual(INTEGRATIONS.map((i) => i.provider));
+    expect([GatewayAError.provider, WalletError.provider, PixPspError.provider]).toEqual(INTEGRATIONS.map((i) => i.provider));
     const slow = new GatewayAError('unavailable', 'gateway_a did not answer', { reason: 'timeout' });
     const no = new WalletError('refused', 'wallet said no', { status: 401, code: 'invalid_access_token' });
     expect(slow).toBeInstanceOf(IntegrationError);
@@ -171,9 +173,11 @@ describe('the registry', () => {
       'gateway_a:  in-process simulator at http://localhost:3000/__sim/gateway-a  (intents: http://localhost:3000/__sim/gateway-a/__sim/intents, from this machine only)',
       '            approve on the "terminal": curl -X POST http://localhost:3000/__sim/gateway-a/__sim/intents/<intentId>/approve   (or /decline)',
       'wallet:     in-process simulator at http://localhost:3000/__sim/wallet  (test cards: http://localhost:3000/__sim/wallet/__sim, from this machine only)',
+      'pix_psp:    in-process simulator at http://localhost:3000/__sim/pix-psp  (charges: http://localhost:3000/__sim/pix-psp/__sim/cob, from this machine only)',
+      '            pay a charge as the customer: curl -X POST http://localhost:3000/__sim/pix-psp/__sim/cob/<txid>/pay',
     ]);
-    const off = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' }, wallet: { ...d.wallet, mode: 'live' } });
-    expect(off.describe('http://localhost:3000')).toEqual(['gateway_a:  off (card payments are confirmed by hand)', 'wallet:     live']);
+    const off = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' }, wallet: { ...d.wallet, mode: 'live' }, pixPsp: { ...d.pixPsp, mode: 'off' } });
+    expect(off.describe('http://localhost:3000')).toEqual(['gateway_a:  off (card payments are confirmed by hand)', 'wallet:     live', 'pix_psp:    off (no dynamic PIX charges)']);
   });
 });
 
@@ -191,7 +195,11 @@ describe('integration settings from the environment', () => {
     const a = loadIntegrationsConfig({}, dir);
     expect(a.gatewayA).toMatchObject({ mode: 'simulator', baseUrl: undefined, sandbox: true, timeoutMs: 60_000, simOutcome: 'manual', webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(a.wallet).toEqual({ mode: 'simulator', baseUrl: undefined, timeoutMs: 60_000 });
-    expect(loadIntegrationsConfig({}, dir).gatewayA.webhookSecret).toBe(a.gatewayA.webhookSecret);
+    expect(a.pixPsp).toEqual({ ...defaultIntegrationsConfig().pixPsp, webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(a.pixPsp).toMatchObject({ mode: 'simulator', baseUrl: undefined, clientId: undefined, timeoutMs: 30_000, simWebhookUrl: undefined });
+    const again = loadIntegrationsConfig({}, dir);
+    expect([again.gatewayA.webhookSecret, again.pixPsp.webhookSecret]).toEqual([a.gatewayA.webhookSecret, a.pixPsp.webhookSecret]);
+    expect(a.pixPsp.webhookSecret).not.toBe(a.gatewayA.webhookSecret);
   });
 
   it('reads the gateway settings', () => {
@@ -205,9 +213,14 @@ describe('integration settings from the environment', () => {
         GATEWAY_A_BASE_URL: 'https://gateway.example/',
         WALLET_MODE: 'live',
         WALLET_BASE_URL: 'https://wallet.example',
+        ...{ PIX_PSP_MODE: 'live', PIX_PSP_BASE_URL: 'https://pix.psp.example/api/', PIX_PSP_CLIENT_ID: 'pid', PIX_PSP_CLIENT_SECRET: 'psecret' },
+        ...{ PIX_PSP_WEBHOOK_SECRET: 'pwhs', PIX_PSP_TIMEOUT_MS: '15000' },
       },
       dataDir(),
     );
+    const pix = { mode: 'live', baseUrl: 'https://pix.psp.example/api', clientId: 'pid', clientSecret: 'psecret', webhookSecret: 'pwhs', timeoutMs: 15_000 };
+    expect(c.pixPsp).toEqual({ ...pix, simWebhookUrl: undefined });
+    expect(loadIntegrationsConfig({ PIX_PSP_SIM_WEBHOOK_URL: 'http://127.0.0.1:3000/hook' }, dataDir()).pixPsp.simWebhookUrl).toBe('http://127.0.0.1:3000/hook');
     expect(c.gatewayA).toMatchObject({ mode: 'live', clientId: 'cid', clientSecret: 'cs', webhookSecret: 'whs', sandbox: false, baseUrl: 'https://gateway.example' });
     expect(c.wallet).toMatchObject({ mode: 'live', baseUrl: 'https://wallet.example' });
   });
@@ -215,6 +228,9 @@ describe('integration settings from the environment', () => {
   it('does not invent a webhook secret for a standalone simulator or the live gateway', () => {
     expect(loadIntegrationsConfig({ GATEWAY_A_BASE_URL: 'http://127.0.0.1:4010' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
     expect(loadIntegrationsConfig({ GATEWAY_A_MODE: 'live', GATEWAY_A_CLIENT_ID: 'a', GATEWAY_A_CLIENT_SECRET: 'b' }, dataDir()).gatewayA.webhookSecret).toBeUndefined();
+    expect(loadIntegrationsConfig({ PIX_PSP_BASE_URL: 'http://127.0.0.1:4030' }, dataDir()).pixPsp.webhookSecret).toBeUndefined();
+    const live = { PIX_PSP_MODE: 'live', PIX_PSP_BASE_URL: 'https://psp.example', PIX_PSP_CLIENT_ID: 'a', PIX_PSP_CLIENT_SECRET: 'b' };
+    for (const env of [live, { PIX_PSP_MODE: 'off' }]) expect(loadIntegrationsConfig(env, dataDir()).pixPsp.webhookSecret).toBeUndefined();
   });
 
   it('refuses inconsistent settings', () => {
@@ -229,8 +245,21 @@ describe('integration settings from the environment', () => {
       { GATEWAY_A_TIMEOUT_MS: '10' },
       { GATEWAY_A_SIM_OUTCOME: 'random' },
       { WALLET_MODE: 'off' },
+      ...[{ PIX_PSP_MODE: 'mock' }, { PIX_PSP_BASE_URL: 'ftp://psp.example' }, { PIX_PSP_SIM_WEBHOOK_URL: 'not a url' }],
+      ...[{ PIX_PSP_TIMEOUT_MS: '999' }, { PIX_PSP_TIMEOUT_MS: '120001' }],
+      { PIX_PSP_MODE: 'live', PIX_PSP_CLIENT_ID: 'a', PIX_PSP_CLIENT_SECRET: 'b' },
+      { PIX_PSP_MODE: 'live', PIX_PSP_BASE_URL: 'https://psp.example', PIX_PSP_CLIENT_ID: 'a' },
     ]) {
       expect(() => loadIntegrationsConfig(env, dir), JSON.stringify(env)).toThrow(ConfigError);
     }
+  });
+
+  it('makes production choose each provider, pix_psp included', () => {
+    const dir = dataDir();
+    const chosen = { NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'live' };
+    expect(() => loadIntegrationsConfig(chosen, dir)).toThrow(/PIX_PSP_MODE must be set when NODE_ENV=production/);
+    expect(loadIntegrationsConfig({ ...chosen, PIX_PSP_MODE: 'off' }, dir).pixPsp.mode).toBe('off');
+    // Chosen on purpose, the simulator runs; its secret is still kept (its control API is off in production).
+    expect(loadIntegrationsConfig({ ...chosen, PIX_PSP_MODE: 'simulator' }, dir)).toMatchObject({ simulatorControl: false, pixPsp: { mode: 'simulator' } });
   });
 });

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { startStandalone } from '../../test/standalone.js';
 import { loadIntegrationsConfig } from '../config.js';
 import { createGatewayASimulator } from './gateway-a/simulator/index.js';
+import { createPixPspSimulator } from './pix-psp/simulator/index.js';
 import { isLoopbackAddress } from './simulator/server.js';
 import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './wallet/simulator/index.js';
 
@@ -40,7 +41,15 @@ describe('in-process simulators mounted on the service', () => {
     (await t.app.integrations.gatewayA.client!.createPaymentIntent({ terminalSerial: `T-ACCESS${++terminals}`, amountCents: 1500, externalId: 'order-x', description: 'Mesa 1' }))
       .intentId;
 
-  const controlRoutes = (intentId: string) =>
+  // A PIX charge to pay through the control API.
+  let charges = 0;
+  const newCharge = async () => {
+    const txid = `acesso${String(++charges).padStart(4, '0')}${'x'.repeat(20)}`;
+    await t.app.integrations.pixPsp.client!.createCharge({ txid, amountCents: 990, key: 'caixa@cantina.com.br', expiresInSeconds: 600 });
+    return txid;
+  };
+
+  const controlRoutes = (intentId: string, txid = 'none') =>
     [
       ['GET', '/__sim/gateway-a/__sim'],
       ['GET', '/__sim/gateway-a/__sim/intents'],
@@ -50,19 +59,32 @@ describe('in-process simulators mounted on the service', () => {
       ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/resend`],
       ['POST', '/__sim/gateway-a/__sim/outcome'],
       ['POST', '/__sim/gateway-a/__sim/terminals'],
+      ['GET', '/__sim/gateway-a/__sim/refunds'],
       ['GET', '/__sim/gateway-a/__sim/deliveries'],
       ['POST', '/__sim/gateway-a/__sim/tokens/revoke'],
       ['GET', '/__sim/wallet/__sim'],
       ['GET', '/__sim/wallet/__sim/payments'],
+      ['GET', '/__sim/wallet/__sim/refunds'],
       ['POST', '/__sim/wallet/__sim/accounts'],
+      ['GET', '/__sim/pix-psp/__sim'],
+      ['GET', '/__sim/pix-psp/__sim/cob'],
+      ['GET', `/__sim/pix-psp/__sim/cob/${txid}`],
+      ['POST', `/__sim/pix-psp/__sim/cob/${txid}/pay`],
+      ['POST', `/__sim/pix-psp/__sim/cob/${txid}/remove`],
+      ['GET', '/__sim/pix-psp/__sim/pix'],
+      ['POST', `/__sim/pix-psp/__sim/pix/E${'1'.repeat(31)}/resend`],
+      ['GET', '/__sim/pix-psp/__sim/refunds'],
+      ['GET', '/__sim/pix-psp/__sim/deliveries'],
+      ['POST', '/__sim/pix-psp/__sim/tokens/revoke'],
     ] as const;
 
   it('answers a remote caller 404, exactly as for a route that does not exist, and changes nothing', async () => {
     const intentId = await newIntent();
+    const txid = await newCharge();
     const unknown = await t.app.inject({ method: 'GET', url: '/__sim/gateway-a/__sim/nothing-here', remoteAddress: '10.1.2.3' });
     expect(unknown.statusCode).toBe(404);
     for (const remoteAddress of REMOTE) {
-      for (const [method, url] of controlRoutes(intentId)) {
+      for (const [method, url] of controlRoutes(intentId, txid)) {
         const res = await t.app.inject({ method, url, remoteAddress, payload: method === 'POST' ? { mode: 'approve', serial: 'T-EVIL' } : undefined });
         expect(res.statusCode, `${remoteAddress} ${method} ${url}`).toBe(404);
         expect(res.json(), `${remoteAddress} ${method} ${url}`).toEqual({ ...unknown.json(), message: `Route ${method} ${url} not found` });
@@ -70,6 +92,7 @@ describe('in-process simulators mounted on the service', () => {
     }
     expect(t.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('OPEN');
     expect((await t.app.integrations.gatewayA.client!.getPaymentIntent(intentId)).status).toBe('open');
+    expect((await t.app.integrations.pixPsp.client!.getCharge(txid)).status).toBe('active');
   });
 
   it('serves a caller on this machine: approve on the "terminal", the webhook reaches the service', async () => {
@@ -84,6 +107,10 @@ describe('in-process simulators mounted on the service', () => {
       expect(approve.json().webhook).toMatchObject({ intentId, status: 200, error: null });
       expect((await t.app.integrations.gatewayA.client!.getPaymentIntent(intentId)).status).toBe('approved');
       expect((await t.app.inject({ method: 'GET', url: '/__sim/wallet/__sim/payments', remoteAddress })).statusCode).toBe(200);
+      const txid = await newCharge();
+      const pay = await t.app.inject({ method: 'POST', url: `/__sim/pix-psp/__sim/cob/${txid}/pay`, remoteAddress });
+      expect(pay.statusCode, remoteAddress).toBe(200);
+      expect((await t.app.integrations.pixPsp.client!.getCharge(txid)).status).toBe('paid');
     }
     // app.inject's default address is 127.0.0.1, as for curl on the same machine.
     expect((await t.app.inject({ method: 'GET', url: '/__sim/wallet/__sim' })).statusCode).toBe(200);
@@ -123,7 +150,7 @@ describe('with NODE_ENV=production', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ro-sim-prod-'));
     const integrations = loadIntegrationsConfig(
-      { NODE_ENV: 'production', GATEWAY_A_MODE: 'simulator', WALLET_MODE: 'simulator', GATEWAY_A_WEBHOOK_SECRET: 'prod-secret' },
+      { NODE_ENV: 'production', GATEWAY_A_MODE: 'simulator', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'simulator', GATEWAY_A_WEBHOOK_SECRET: 'prod-secret' },
       dir,
     );
     expect(integrations.simulatorControl).toBe(false);
@@ -136,19 +163,25 @@ describe('with NODE_ENV=production', () => {
 
   it('does not mount the control API, not even for this machine; the simulator still speaks its protocol', async () => {
     const { intentId } = await t.app.integrations.gatewayA.client!.createPaymentIntent({ terminalSerial: 'T-PROD1', amountCents: 100, externalId: 'o', description: 'x' });
+    const txid = `producao${'0'.repeat(20)}`;
+    await t.app.integrations.pixPsp.client!.createCharge({ txid, amountCents: 100, key: 'caixa@cantina.com.br', expiresInSeconds: 60 });
     for (const [method, url] of [
       ['GET', '/__sim/gateway-a/__sim/intents'],
       ['POST', `/__sim/gateway-a/__sim/intents/${intentId}/approve`],
       ['GET', '/__sim/wallet/__sim'],
       ['POST', '/__sim/wallet/__sim/accounts'],
+      ['GET', '/__sim/pix-psp/__sim/cob'],
+      ['POST', `/__sim/pix-psp/__sim/cob/${txid}/pay`],
     ] as const) {
       const res = await t.app.inject({ method, url, remoteAddress: '127.0.0.1' });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json().code).toBe('route_not_found');
     }
     expect(t.app.integrations.gatewayA.simulator!.getIntent(intentId)!.state).toBe('OPEN');
+    expect(t.app.integrations.pixPsp.simulator!.getCharge(txid)!.status).toBe('ATIVA');
     const banner = t.app.integrations.describe('http://localhost:3000').join('\n');
     expect(banner).not.toContain('/__sim/intents');
+    expect(banner).not.toContain('/__sim/cob');
     expect(banner).toContain('control API off');
   });
 
@@ -161,10 +194,14 @@ describe('standalone simulators', () => {
   it('serve their control API to loopback callers only', async () => {
     const gateway = createGatewayASimulator();
     const wallet = createWalletSimulator();
+    const pix = createPixPspSimulator();
     try {
       const gw = gateway.buildServer();
       const ws = wallet.buildServer();
+      const ps = pix.buildServer();
       for (const remoteAddress of REMOTE) {
+        expect((await ps.inject({ method: 'GET', url: '/__sim/cob', remoteAddress })).statusCode, remoteAddress).toBe(404);
+        expect((await ps.inject({ method: 'POST', url: '/__sim/cob/x/pay', remoteAddress })).statusCode, remoteAddress).toBe(404);
         expect((await gw.inject({ method: 'GET', url: '/__sim/intents', remoteAddress })).statusCode, remoteAddress).toBe(404);
         expect((await gw.inject({ method: 'POST', url: '/__sim/outcome', remoteAddress, payload: { mode: 'approve' } })).statusCode).toBe(404);
         expect((await ws.inject({ method: 'POST', url: '/__sim/accounts', remoteAddress })).statusCode, remoteAddress).toBe(404);
@@ -173,13 +210,15 @@ describe('standalone simulators', () => {
       for (const remoteAddress of LOCAL) {
         expect((await gw.inject({ method: 'GET', url: '/__sim/intents', remoteAddress })).statusCode, remoteAddress).toBe(200);
         expect((await ws.inject({ method: 'GET', url: '/__sim/payments', remoteAddress })).statusCode, remoteAddress).toBe(200);
+        expect((await ps.inject({ method: 'GET', url: '/__sim/cob', remoteAddress })).statusCode, remoteAddress).toBe(200);
       }
       // Without the control API only the protocol is served.
       const bare = gateway.buildServer({ control: false });
       expect((await bare.inject({ method: 'GET', url: '/__sim/intents' })).statusCode).toBe(404);
       expect((await bare.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials' } })).statusCode).toBe(401);
+      expect((await pix.buildServer({ control: false }).inject({ method: 'GET', url: '/__sim/cob' })).statusCode).toBe(404);
     } finally {
-      await Promise.all([gateway.close(), wallet.close()]);
+      await Promise.all([gateway.close(), wallet.close(), pix.close()]);
     }
   });
 
@@ -206,6 +245,13 @@ describe('standalone simulators', () => {
       expect((await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
     } finally {
       await stop();
+    }
+    const pix = await startStandalone('src/integrations/pix-psp/simulator/standalone.ts', { PIX_PSP_SIM_PORT: '0', NODE_ENV: 'production' });
+    try {
+      expect((await fetch(`${pix.url}/__sim/cob`)).status).toBe(404);
+      expect((await fetch(`${pix.url}/v2/cob/${'x'.repeat(26)}`)).status).toBe(401);
+    } finally {
+      await pix.stop();
     }
   }, 30_000);
 });

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../platform/clock.js';
 import { injectFetch, type FetchLike } from '../http.js';
+import { closedPortUrl, silentServer } from '../simulator/test-servers.js';
 import { GATEWAY_A_PRODUCTION_URL, GATEWAY_A_SANDBOX_URL, GATEWAY_A_TIMEOUT_MS, HttpGatewayAClient } from './client.js';
 import { GatewayAError } from './errors.js';
 import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulatorOptions } from './simulator/index.js';
@@ -155,18 +154,9 @@ describe('HttpGatewayAClient', () => {
   });
 
   it('gives up after the timeout when the gateway does not answer (real HTTP on 127.0.0.1)', async () => {
-    const sockets = new Set<Socket>();
-    const server: Server = createServer(() => {
-      /* never answers */
-    });
-    server.on('connection', (s) => sockets.add(s));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
-    });
-    const { port } = server.address() as AddressInfo;
-    const client = new HttpGatewayAClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'a', clientSecret: 'b', timeoutMs: 150 });
+    const server = await silentServer();
+    cleanups.push(server.close);
+    const client = new HttpGatewayAClient({ baseUrl: server.url, clientId: 'a', clientSecret: 'b', timeoutMs: 150 });
     const started = Date.now();
     const err = await client.createPaymentIntent(intentInput).catch((e) => e);
     expect(err).toBeInstanceOf(GatewayAError);
@@ -176,11 +166,7 @@ describe('HttpGatewayAClient', () => {
   });
 
   it('reports an unreachable gateway as unavailable', async () => {
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((r) => server.close(r)); // nothing listens there any more
-    const client = new HttpGatewayAClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'a', clientSecret: 'b', timeoutMs: 2_000 });
+    const client = new HttpGatewayAClient({ baseUrl: await closedPortUrl(), clientId: 'a', clientSecret: 'b', timeoutMs: 2_000 });
     await expect(client.createPaymentIntent(intentInput)).rejects.toMatchObject({ kind: 'unavailable', reason: 'network' });
   });
 });

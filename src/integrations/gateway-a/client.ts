@@ -1,23 +1,17 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
-import {
-  badResponse,
-  callProvider,
-  errorForStatus,
-  isOk,
-  joinUrl,
-  silentLogger,
-  type FetchLike,
-  type ProviderLogger,
-  type ProviderResponse,
-} from '../http.js';
-import { ClientCredentialsToken } from '../oauth.js';
+import { badResponse, errorForStatus, isOk, silentLogger, type FetchLike, type ProviderLogger } from '../http.js';
+import { bearerApi, type BearerCall } from '../oauth.js';
+import { readRefund, refundInputProblem, refundRequest, type Refund, type RefundInput } from '../refunds.js';
 import { GatewayAError } from './errors.js';
 
 /**
  * gateway_a: the card-terminal gateway. Its protocol follows a point-of-sale "payment intent" API
  * (the Mercado Pago Point integration API): OAuth 2.0 client-credentials token, an intent created
- * on a device, cancelled on that device, read by id; results arrive by signed webhook.
+ * on a device, cancelled on that device, read by id; results arrive by signed webhook. An approved
+ * intent's payment is refunded through the payments API (`POST /v1/payments/{paymentId}/refunds`).
  */
+
+export type { Refund, RefundInput } from '../refunds.js';
 
 /** Where the real gateway lives. The sandbox uses the same host with the `x-test-scope: sandbox` header. */
 export const GATEWAY_A_PRODUCTION_URL = 'https://api.mercadopago.com';
@@ -62,6 +56,12 @@ export interface GatewayAClient {
   /** Cancels an intent not yet processed. Refused (`not_cancelable`) once the terminal finished it. */
   cancelPaymentIntent(terminalSerial: string, intentId: string): Promise<{ intentId: string; status: 'canceled' }>;
   getPaymentIntent(intentId: string): Promise<PaymentIntent>;
+  /**
+   * Gives back an approved payment (`paymentId` of the intent), whole (no `amountCents`) or in part.
+   * The same `idempotencyKey` returns the same refund, never a second one. Refused: unknown payment (404),
+   * more than what is left or nothing left (400).
+   */
+  refundPayment(input: RefundInput): Promise<Refund>;
 }
 
 /** Intent `state` (+ payment state when finished) as the gateway reports it, mapped to ours. */
@@ -116,26 +116,24 @@ interface GatewayIntentBody {
 export class HttpGatewayAClient implements GatewayAClient {
   readonly baseUrl: string;
   readonly sandbox: boolean;
-  private readonly timeoutMs: number;
-  private readonly fetch: FetchLike;
-  private readonly token: ClientCredentialsToken;
+  private readonly authed: BearerCall;
   private readonly log: ProviderLogger;
 
   constructor(opts: HttpGatewayAClientOptions) {
     this.sandbox = opts.sandbox ?? true;
     this.baseUrl = opts.baseUrl ?? (this.sandbox ? GATEWAY_A_SANDBOX_URL : GATEWAY_A_PRODUCTION_URL);
-    this.timeoutMs = opts.timeoutMs ?? GATEWAY_A_TIMEOUT_MS;
-    this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.log = opts.log ?? silentLogger;
-    this.token = new ClientCredentialsToken({
+    const headers: Record<string, string> = this.sandbox ? { 'x-test-scope': 'sandbox' } : {};
+    this.authed = bearerApi({
       errors: GatewayAError,
-      tokenUrl: joinUrl(this.baseUrl, '/oauth/token'),
+      baseUrl: this.baseUrl,
       clientId: opts.clientId,
       clientSecret: opts.clientSecret,
-      fetch: this.fetch,
+      fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       clock: opts.clock ?? systemClock,
-      timeoutMs: this.timeoutMs,
+      timeoutMs: opts.timeoutMs ?? GATEWAY_A_TIMEOUT_MS,
       log: this.log,
+      headers,
     });
   }
 
@@ -185,31 +183,15 @@ export class HttpGatewayAClient implements GatewayAClient {
     };
   }
 
-  /** A call with the bearer token; a 401 (token revoked or expired early) gets one retry with a new token. */
-  private async authed(method: string, path: string, body?: unknown): Promise<ProviderResponse> {
-    let token = await this.token.get();
-    let res = await this.send(method, path, token, body);
-    if (res.status === 401) {
-      this.token.invalidate(token);
-      token = await this.token.get();
-      res = await this.send(method, path, token, body);
-    }
-    return res;
-  }
-
-  private send(method: string, path: string, token: string, body?: unknown): Promise<ProviderResponse> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.sandbox) headers['x-test-scope'] = 'sandbox';
-    return callProvider({
-      errors: GatewayAError,
-      fetch: this.fetch,
-      method,
-      url: joinUrl(this.baseUrl, path),
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: this.timeoutMs,
-    });
+  async refundPayment(input: RefundInput): Promise<Refund> {
+    const problem = refundInputProblem(input);
+    if (problem) throw invalid(problem);
+    const { path, body, headers } = refundRequest(input);
+    const res = await this.authed('POST', path, body, headers);
+    if (!isOk(res.status)) throw errorForStatus(GatewayAError, 'refund', res);
+    const refund = readRefund(GatewayAError, res, input.paymentId);
+    this.log.info({ ...refund, idempotencyKey: input.idempotencyKey }, 'gateway_a payment refunded');
+    return refund;
   }
 }
 

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { EnvReader } from '../../platform/env.js';
+import { defaultProviderSettings, parseProviderSettings, type ProviderSettings } from '../provider-config.js';
 
 /** gateway_a: the real endpoint (`live`), a simulator speaking its protocol, or `off`. */
-export interface GatewayAConfig {
+export interface GatewayAConfig extends ProviderSettings {
   /** `simulator` (default), `live`, or `off` (gateway_a not configured: payments fall back to manual confirmation). */
   mode: 'simulator' | 'live' | 'off';
   /** Live: the gateway (default chosen by `sandbox`). Simulator: a standalone simulator; unset = in-process. */
   baseUrl: string | undefined;
-  clientId: string | undefined;
-  clientSecret: string | undefined;
   /** Unset: webhook signatures are not checked and a warning is logged (spec 5.6). */
   webhookSecret: string | undefined;
   sandbox: boolean;
@@ -23,24 +21,8 @@ export interface GatewayAConfig {
 
 /** GATEWAY_A_* variables (README, "Configuration"). */
 export function parseGatewayAConfig(env: EnvReader): GatewayAConfig {
-  // The simulators' control API can approve payments: production must choose the providers on purpose.
-  env.requireInProduction('GATEWAY_A_MODE');
-  const mode = env.choice('GATEWAY_A_MODE', ['simulator', 'live', 'off'] as const, 'simulator');
-  const baseUrl = env.httpUrl('GATEWAY_A_BASE_URL');
-  const clientId = env.string('GATEWAY_A_CLIENT_ID');
-  const clientSecret = env.string('GATEWAY_A_CLIENT_SECRET');
-  if (mode === 'live' && (!clientId || !clientSecret)) {
-    throw env.fail('GATEWAY_A_MODE=live needs GATEWAY_A_CLIENT_ID and GATEWAY_A_CLIENT_SECRET');
-  }
-  // The in-process simulator and the webhook route share one secret, kept in the data dir.
-  const inProcessSimulator = mode === 'simulator' && !baseUrl;
-  const webhookSecret = env.string('GATEWAY_A_WEBHOOK_SECRET') || (inProcessSimulator ? env.keptSecret('gateway-a-webhook-secret') : undefined);
   return {
-    mode,
-    baseUrl,
-    clientId,
-    clientSecret,
-    webhookSecret,
+    ...parseProviderSettings(env, 'GATEWAY_A', { secretFile: 'gateway-a-webhook-secret' }),
     sandbox: env.flag('GATEWAY_A_SANDBOX', true),
     timeoutMs: env.int('GATEWAY_A_TIMEOUT_MS', 60_000, 1_000, 120_000),
     simOutcome: env.choice('GATEWAY_A_SIM_OUTCOME', ['manual', 'approve', 'decline'] as const, 'manual'),
@@ -53,11 +35,7 @@ export function parseGatewayAConfig(env: EnvReader): GatewayAConfig {
 /** A hand-built configuration (tests): the in-process simulator with a fresh webhook secret. */
 export function defaultGatewayAConfig(): GatewayAConfig {
   return {
-    mode: 'simulator',
-    baseUrl: undefined,
-    clientId: undefined,
-    clientSecret: undefined,
-    webhookSecret: randomBytes(32).toString('hex'),
+    ...defaultProviderSettings(),
     sandbox: true,
     timeoutMs: 60_000,
     simOutcome: 'manual',

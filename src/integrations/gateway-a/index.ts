@@ -4,15 +4,14 @@
  * this process (`simulator`, the default), always over HTTP: in-process through Fastify `inject`,
  * with OAuth, payment intents and signed webhooks exactly as against the real gateway.
  */
-import type { FastifyInstance } from 'fastify';
 import { injectFetch, joinUrl } from '../http.js';
-import { defineIntegration, type BuiltIntegration, type IntegrationDeps } from '../integration.js';
+import { defineIntegration, simulatorLifecycle, type BuiltIntegration, type IntegrationDeps } from '../integration.js';
 import { HttpGatewayAClient, type GatewayAClient } from './client.js';
 import { defaultGatewayAConfig, parseGatewayAConfig, type GatewayAConfig } from './config.js';
 import { createGatewayASimulator, GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, type GatewayASimulator } from './simulator/index.js';
 import { GATEWAY_A_WEBHOOK_PATH } from './webhook.js';
 
-export { TERMINAL_SERIAL, type GatewayAClient, type PaymentIntent, type PaymentIntentStatus } from './client.js';
+export { TERMINAL_SERIAL, type GatewayAClient, type PaymentIntent, type PaymentIntentStatus, type Refund, type RefundInput } from './client.js';
 export type { GatewayAConfig } from './config.js';
 export { GatewayAError } from './errors.js';
 export { checkGatewayASignature, GATEWAY_A_SIGNATURE_HEADER, signGatewayAPayload } from './signature.js';
@@ -68,9 +67,7 @@ function createGatewayA(g: GatewayAConfig, deps: IntegrationDeps): GatewayAInteg
     client,
     webhookSecret: g.mode === 'off' ? undefined : g.webhookSecret,
     simulator,
-    async mount(app: FastifyInstance) {
-      if (simulator) await app.register(simulator.routes, { prefix: GATEWAY_A_SIM_PREFIX, control: simulatorControl });
-    },
+    ...simulatorLifecycle(simulator, GATEWAY_A_SIM_PREFIX, simulatorControl),
     describe(baseUrl) {
       if (g.mode === 'off') return ['off (card payments are confirmed by hand)'];
       if (g.mode === 'live') return [`live${g.sandbox ? ' (sandbox)' : ''}`];
@@ -82,9 +79,6 @@ function createGatewayA(g: GatewayAConfig, deps: IntegrationDeps): GatewayAInteg
         `in-process simulator at ${gw}  (intents: ${gw}/__sim/intents, from this machine only)`,
         g.simOutcome === 'manual' ? `approve on the "terminal": curl -X POST ${gw}/__sim/intents/<intentId>/approve   (or /decline)` : auto,
       ];
-    },
-    async close() {
-      await simulator?.close();
     },
   };
 }

@@ -9,13 +9,18 @@ import {
   type ProviderLogger,
   type ProviderResponse,
 } from '../http.js';
+import { centsToDecimal } from '../money.js';
+import { readRefund, refundInputProblem, refundRequest, type Refund, type RefundInput } from '../refunds.js';
 import { WalletError } from './errors.js';
+
+export { centsToDecimal } from '../money.js';
+export type { Refund } from '../refunds.js';
 
 /**
  * The online wallet gateway (spec 4.7 "wallet gateway"): charges a card token produced by the
  * gateway's client SDK, with the tenant's own access token (Tenant.walletAccessToken), and lists
  * the tenant's point devices. The protocol follows the Mercado Pago Payments API
- * (`POST /v1/payments` with `X-Idempotency-Key`, `GET /point/integration-api/devices`).
+ * (`POST /v1/payments` with `X-Idempotency-Key`, `POST /v1/payments/{id}/refunds`, `GET /point/integration-api/devices`).
  */
 
 export const WALLET_PRODUCTION_URL = 'https://api.mercadopago.com';
@@ -61,15 +66,21 @@ export interface WalletDevice {
   externalPosId: string | null;
 }
 
-export interface WalletClient {
-  charge(input: WalletChargeInput): Promise<WalletCharge>;
-  /** Every device of the account the access token belongs to. Refused (401) for an unknown token. */
-  listDevices(accessToken: string): Promise<WalletDevice[]>;
+export interface WalletRefundInput extends RefundInput {
+  /** The access token of the account that was charged. */
+  accessToken: string;
 }
 
-/** Integer cents to the gateway's decimal amount, without float arithmetic (4590 -> 45.9). */
-export function centsToDecimal(cents: number): number {
-  return Number(`${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`);
+export interface WalletClient {
+  charge(input: WalletChargeInput): Promise<WalletCharge>;
+  /**
+   * Gives back an approved charge, whole (no `amountCents`) or in part. The same `idempotencyKey` returns
+   * the same refund, never a second one. Refused: unknown access token (401), unknown payment (404),
+   * more than what is left or nothing left (400).
+   */
+  refund(input: WalletRefundInput): Promise<Refund>;
+  /** Every device of the account the access token belongs to. Refused (401) for an unknown token. */
+  listDevices(accessToken: string): Promise<WalletDevice[]>;
 }
 
 export interface HttpWalletClientOptions {
@@ -127,6 +138,17 @@ export class HttpWalletClient implements WalletClient {
     const charge = { id: String(b.id), status, statusDetail: typeof b.status_detail === 'string' ? b.status_detail : b.status } as WalletCharge;
     this.log.info({ paymentId: charge.id, status: charge.status, statusDetail: charge.statusDetail, amountCents }, 'wallet charge');
     return charge;
+  }
+
+  async refund(input: WalletRefundInput): Promise<Refund> {
+    const problem = refundInputProblem(input) ?? (input.accessToken ? null : 'accessToken is required');
+    if (problem) throw invalid(problem);
+    const { path, body, headers } = refundRequest(input);
+    const res = await this.send('POST', path, input.accessToken, body, headers);
+    if (!isOk(res.status)) throw this.error('refund', res);
+    const refund = readRefund(WalletError, res, input.paymentId);
+    this.log.info({ ...refund, idempotencyKey: input.idempotencyKey }, 'wallet refund');
+    return refund;
   }
 
   async listDevices(accessToken: string): Promise<WalletDevice[]> {

@@ -3,14 +3,13 @@
  * gateway (`live`), to a standalone simulator (a base URL) or to a simulator inside this process
  * (the default), always over HTTP (in-process through Fastify `inject`).
  */
-import type { FastifyInstance } from 'fastify';
 import { injectFetch } from '../http.js';
-import { defineIntegration, type BuiltIntegration, type IntegrationDeps } from '../integration.js';
+import { defineIntegration, simulatorLifecycle, type BuiltIntegration, type IntegrationDeps } from '../integration.js';
 import { HttpWalletClient, type WalletClient } from './client.js';
 import { defaultWalletConfig, parseWalletConfig, type WalletConfig } from './config.js';
 import { createWalletSimulator, type WalletSimulator } from './simulator/index.js';
 
-export type { WalletCharge, WalletChargeInput, WalletClient, WalletDevice, WalletPayer } from './client.js';
+export type { Refund, WalletCharge, WalletChargeInput, WalletClient, WalletDevice, WalletPayer, WalletRefundInput } from './client.js';
 export type { WalletConfig } from './config.js';
 export { WalletError } from './errors.js';
 export { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, type WalletSimulator } from './simulator/index.js';
@@ -36,16 +35,11 @@ function createWallet(w: WalletConfig, { clock, log, fetch, simulatorControl }: 
   return {
     client,
     simulator,
-    async mount(app: FastifyInstance) {
-      if (simulator) await app.register(simulator.routes, { prefix: WALLET_SIM_PREFIX, control: simulatorControl });
-    },
+    ...simulatorLifecycle(simulator, WALLET_SIM_PREFIX, simulatorControl),
     describe(baseUrl) {
       if (!simulator) return [w.mode === 'live' ? 'live' : `simulator at ${w.baseUrl}`];
       const ws = `${baseUrl}${WALLET_SIM_PREFIX}`;
       return [`in-process simulator at ${ws}` + (simulatorControl ? `  (test cards: ${ws}/__sim, from this machine only)` : '')];
-    },
-    async close() {
-      await simulator?.close();
     },
   };
 }

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { startStandalone } from '../../../test/standalone.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentServer } from '../simulator/test-servers.js';
 import { centsToDecimal, HttpWalletClient, type WalletChargeInput } from './client.js';
 import { WalletError } from './errors.js';
 import { createWalletSimulator, WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from './simulator/index.js';
@@ -152,15 +151,9 @@ describe('wallet gateway client and simulator over HTTP', () => {
   });
 
   it('gives up after the timeout when the gateway does not answer', async () => {
-    const sockets = new Set<Socket>();
-    const server: Server = createServer(() => {});
-    server.on('connection', (s) => sockets.add(s));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(async () => {
-      sockets.forEach((s) => s.destroy());
-      await new Promise((r) => server.close(r));
-    });
-    const client = new HttpWalletClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 150 });
+    const server = await silentServer();
+    cleanups.push(server.close);
+    const client = new HttpWalletClient({ baseUrl: server.url, timeoutMs: 150 });
     const err = await client.charge(charge()).catch((e) => e);
     expect(err).toBeInstanceOf(WalletError);
     expect(err).toMatchObject({ provider: 'wallet', kind: 'unavailable', retryable: true, reason: 'timeout' });

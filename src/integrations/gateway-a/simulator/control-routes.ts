@@ -3,6 +3,7 @@
  * through `controlApi`, so it answers callers on this machine only and is absent in production.
  */
 import type { FastifyInstance } from 'fastify';
+import type { RefundLedger } from '../../simulator/refunds.js';
 import { hide, objectBody, send } from '../../simulator/server.js';
 import { TERMINAL_SERIAL } from '../client.js';
 import type { GatewayAWebhookShape } from '../webhook.js';
@@ -12,6 +13,7 @@ import type { WebhookSender, WebhookSettings } from './webhooks.js';
 
 export interface ControlRoutesDeps {
   intents: IntentBook;
+  refunds: RefundLedger;
   terminals: TerminalRegistry;
   tokens: TokenStore;
   webhooks: WebhookSender;
@@ -20,7 +22,7 @@ export interface ControlRoutesDeps {
 
 const shapeOf = (v: unknown): GatewayAWebhookShape | undefined => (v === 'event' || v === 'external' ? v : undefined);
 
-export function controlRoutes(ctl: FastifyInstance, { intents, terminals, tokens, webhooks, webhook }: ControlRoutesDeps) {
+export function controlRoutes(ctl: FastifyInstance, { intents, refunds, terminals, tokens, webhooks, webhook }: ControlRoutesDeps) {
   ctl.get('/__sim', hide, async (_req, reply) =>
     send(reply, 200, {
       simulator: 'gateway_a',
@@ -30,6 +32,8 @@ export function controlRoutes(ctl: FastifyInstance, { intents, terminals, tokens
       webhookShape: webhook.shape,
       terminals: terminals.strict ? [...terminals.serials] : 'any T-... serial',
       intents: intents.size,
+      refunds: refunds.list().length,
+      capturedCents: refunds.captured(intents.payments()),
       control: [
         'GET  __sim/intents',
         'POST __sim/intents/:id/approve  { shape?: "event" | "external" }',
@@ -37,6 +41,7 @@ export function controlRoutes(ctl: FastifyInstance, { intents, terminals, tokens
         'POST __sim/intents/:id/resend   { shape? }',
         'POST __sim/outcome              { mode: "manual" | "approve" | "decline", delayMs? }',
         'POST __sim/terminals            { serial }',
+        'GET  __sim/refunds',
         'GET  __sim/deliveries',
         'POST __sim/tokens/revoke',
       ],
@@ -98,6 +103,8 @@ export function controlRoutes(ctl: FastifyInstance, { intents, terminals, tokens
     terminals.add(serial);
     return send(reply, 201, { serial });
   });
+
+  ctl.get('/__sim/refunds', hide, async (_req, reply) => send(reply, 200, refunds.list().reverse()));
 
   ctl.get('/__sim/deliveries', hide, async (_req, reply) => send(reply, 200, [...webhooks.deliveries].reverse()));
 

@@ -7,18 +7,19 @@
  * a delay, for the demo.
  *
  * Parts: `state.ts` (tokens, terminals, intents as the API shows them), `intents.ts` (the terminal:
- * create, cancel, decide), `webhooks.ts` (signed webhooks and their retries), `protocol-routes.ts`
- * (the gateway's API), `control-routes.ts` (`/__sim...`), `standalone.ts` (its own server).
+ * create, cancel, decide), `../../simulator/refunds.ts` (refunds of approved payments, shared with the
+ * wallet), `webhooks.ts` (signed webhooks and their retries), `protocol-routes.ts` (the gateway's API),
+ * `control-routes.ts` (`/__sim...`), `standalone.ts` (its own server).
  *
  * In-process:   const sim = createGatewayASimulator({...}); sim.buildServer().inject(...) or
  *               app.register(sim.routes, { prefix: '/__sim/gateway-a' }) or await sim.listen().
  * Standalone:   npx tsx src/integrations/gateway-a/simulator/standalone.ts
  */
 import type { FastifyInstance } from 'fastify';
-import { systemClock, type Clock } from '../../../platform/clock.js';
-import { silentLogger, type FetchLike, type ProviderLogger } from '../../http.js';
+import { refundLedger, type SimRefund } from '../../simulator/refunds.js';
 import { controlApi, simulatorServers, type SimulatorRoutesOptions, type SimulatorServer } from '../../simulator/server.js';
-import { fetchDeliverer, type WebhookDeliverer } from '../../simulator/webhook-delivery.js';
+import * as provider from '../../simulator/provider-simulator.js';
+import type { WebhookDeliverer } from '../../simulator/webhook-delivery.js';
 import { TERMINAL_SERIAL } from '../client.js';
 import type { GatewayAWebhookShape } from '../webhook.js';
 import { controlRoutes } from './control-routes.js';
@@ -29,7 +30,7 @@ import {
   GATEWAY_A_SIM_CLIENT_SECRET,
   GATEWAY_A_SIM_TOKEN_TTL_SECONDS,
   terminalRegistry,
-  tokenStore,
+  gatewayATokens,
   type SimIntentView,
   type SimOutcomeMode,
 } from './state.js';
@@ -38,12 +39,10 @@ import { webhookSender, type WebhookDelivery, type WebhookSettings } from './web
 export { GATEWAY_A_SIM_CLIENT_ID, GATEWAY_A_SIM_CLIENT_SECRET, GATEWAY_A_SIM_TOKEN_TTL_SECONDS, SimulatorError } from './state.js';
 export type { SimIntentView, SimOutcomeMode } from './state.js';
 export type { DecideOptions } from './intents.js';
+export type { SimRefund } from '../../simulator/refunds.js';
 export type { WebhookDelivery } from './webhooks.js';
 
-export interface GatewayASimulatorOptions {
-  clientId?: string;
-  clientSecret?: string;
-  tokenTtlSeconds?: number;
+export interface GatewayASimulatorOptions extends provider.ProviderSimulatorOptions {
   /** Known terminal serials. When omitted, any serial of the form `T-...` is accepted (and then listed). */
   terminals?: string[];
   /** Where webhooks go (e.g. `http://localhost:3000/api/gateway-a/webhook`). None: results are only readable by GET. */
@@ -51,67 +50,52 @@ export interface GatewayASimulatorOptions {
   /** Secret for `X-GatewayA-Signature`; none: webhooks are sent unsigned (a gateway without a secret configured). */
   webhookSecret?: string;
   webhookShape?: GatewayAWebhookShape;
-  deliver?: WebhookDeliverer;
-  /** Waits before each retry of a webhook the receiver did not accept (non-2xx or unreachable). */
-  webhookRetryDelaysMs?: number[];
   outcome?: SimOutcomeMode;
   /** Delay of the automatic decision in `approve` / `decline` mode. */
   outcomeDelayMs?: number;
-  clock?: Clock;
-  /** Used by the default deliverer. */
-  fetch?: FetchLike;
-  log?: ProviderLogger;
 }
 
 type Decision = Promise<{ intent: SimIntentView; webhook: WebhookDelivery | null }>;
 
-export interface GatewayASimulator extends SimulatorServer {
+export interface GatewayASimulator extends SimulatorServer, provider.ProviderSimulatorHelpers<WebhookDelivery> {
   approve(intentId: string, opts?: DecideOptions): Decision;
   decline(intentId: string, opts?: DecideOptions): Decision;
   /** Sends the webhook of a decided intent again (a duplicate, as real gateways do). */
   resend(intentId: string, opts?: { shape?: GatewayAWebhookShape }): Promise<WebhookDelivery | null>;
   getIntent(intentId: string): SimIntentView | undefined;
   listIntents(): SimIntentView[];
+  /** Refunds of one payment (the `paymentId` of an approved intent), oldest first. */
+  refundsOf(paymentId: string): SimRefund[];
+  /** Every refund, oldest first. */
+  listRefunds(): SimRefund[];
+  /** Cents the gateway holds: approved payments minus their refunds. */
+  captured(): number;
   setOutcome(mode: SimOutcomeMode, delayMs?: number): void;
   setWebhook(opts: { url?: string | null; secret?: string | null; shape?: GatewayAWebhookShape; deliver?: WebhookDeliverer }): void;
   addTerminal(serial: string): void;
-  /** Revokes every issued token (the next API call gets 401). */
-  revokeTokens(): void;
-  readonly deliveries: readonly WebhookDelivery[];
-  readonly tokenRequests: number;
-  /** Calls `listener` after each webhook attempt; returns an unsubscribe function. */
-  onDelivery(listener: (d: WebhookDelivery) => void): () => void;
-  /** Resolves with the next delivery attempt matching `filter` (rejects after `timeoutMs`). */
-  nextDelivery(filter?: (d: WebhookDelivery) => boolean, timeoutMs?: number): Promise<WebhookDelivery>;
-  /** Resolves when no webhook delivery (retries included) is under way. */
-  idle(): Promise<void>;
 }
 
 export function createGatewayASimulator(options: GatewayASimulatorOptions = {}): GatewayASimulator {
-  const clock = options.clock ?? systemClock;
-  const log = options.log ?? silentLogger;
-  const clientId = options.clientId ?? GATEWAY_A_SIM_CLIENT_ID;
-  const clientSecret = options.clientSecret ?? GATEWAY_A_SIM_CLIENT_SECRET;
-  const tokens = tokenStore(clock, options.tokenTtlSeconds ?? GATEWAY_A_SIM_TOKEN_TTL_SECONDS);
+  const { clock, log, clientId, clientSecret, webhook: settings, retryDelaysMs } = provider.resolveProviderSimulator(options, {
+    clientId: GATEWAY_A_SIM_CLIENT_ID,
+    clientSecret: GATEWAY_A_SIM_CLIENT_SECRET,
+  });
+  const tokens = gatewayATokens(clock, options.tokenTtlSeconds ?? GATEWAY_A_SIM_TOKEN_TTL_SECONDS);
   const terminals = terminalRegistry(options.terminals);
-  const webhook: WebhookSettings = {
-    url: options.webhookUrl ?? null,
-    secret: options.webhookSecret ?? null,
-    shape: options.webhookShape ?? 'event',
-    deliver: options.deliver ?? fetchDeliverer(options.fetch),
-  };
-  const webhooks = webhookSender({ clock, log, settings: webhook, retryDelaysMs: options.webhookRetryDelaysMs ?? [2_000, 5_000] });
+  const webhook: WebhookSettings = { ...settings, shape: options.webhookShape ?? 'event' };
+  const webhooks = webhookSender({ clock, log, settings: webhook, retryDelaysMs });
   const intents = intentBook({ clock, log, terminals, webhooks, outcome: options.outcome ?? 'manual', outcomeDelayMs: options.outcomeDelayMs ?? 3_000 });
+  const refunds = refundLedger(clock);
 
   async function routes(app: FastifyInstance, opts: SimulatorRoutesOptions = {}) {
     oauthRoutes(app, { clientId, clientSecret, tokens });
-    await intentRoutes(app, { tokens, terminals, intents });
-    await controlApi(app, opts, (ctl) => controlRoutes(ctl, { intents, terminals, tokens, webhooks, webhook }));
+    await intentRoutes(app, { tokens, terminals, intents, refunds });
+    await controlApi(app, opts, (ctl) => controlRoutes(ctl, { intents, refunds, terminals, tokens, webhooks, webhook }));
   }
 
   const { buildServer, listen, closeServers } = simulatorServers(routes);
 
-  return {
+  return Object.assign(provider.providerSimulatorHelpers(tokens, webhooks), {
     routes,
     buildServer,
     listen,
@@ -125,26 +109,17 @@ export function createGatewayASimulator(options: GatewayASimulatorOptions = {}):
     resend: intents.resend,
     getIntent: intents.get,
     listIntents: intents.list,
+    refundsOf: refunds.refundsOf,
+    listRefunds: refunds.list,
+    captured: () => refunds.captured(intents.payments()),
     setOutcome: intents.setOutcome,
-    setWebhook(opts) {
-      if (opts.url !== undefined) webhook.url = opts.url;
-      if (opts.secret !== undefined) webhook.secret = opts.secret;
+    setWebhook(opts: Parameters<GatewayASimulator['setWebhook']>[0]) {
+      provider.updateWebhook(webhook, opts);
       if (opts.shape) webhook.shape = opts.shape;
-      if (opts.deliver) webhook.deliver = opts.deliver;
     },
-    addTerminal(serial) {
+    addTerminal(serial: string) {
       if (!TERMINAL_SERIAL.test(serial)) throw new Error(`terminal serial ${serial} is not of the form T-...`);
       terminals.add(serial);
     },
-    revokeTokens: tokens.revoke,
-    get deliveries() {
-      return webhooks.deliveries;
-    },
-    get tokenRequests() {
-      return tokens.requests;
-    },
-    onDelivery: webhooks.onDelivery,
-    nextDelivery: webhooks.nextDelivery,
-    idle: webhooks.idle,
-  };
+  });
 }

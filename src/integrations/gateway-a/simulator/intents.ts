@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
 import type { ProviderLogger } from '../../http.js';
+import type { RefundablePayment } from '../../simulator/refunds.js';
 import type { GatewayAWebhookShape } from '../webhook.js';
 import { PENDING, SimulatorError, viewIntent, type SimIntent, type SimIntentView, type SimOutcomeMode, type TerminalRegistry } from './state.js';
 import type { WebhookDelivery, WebhookSender } from './webhooks.js';
@@ -16,6 +17,11 @@ export interface DecideOptions {
   paymentType?: string;
   /** Decline: reason recorded on the intent. */
   reason?: string;
+  /**
+   * Decide an intent that was already cancelled: the race where the card went through on the terminal
+   * as the service's cancel arrived (the gateway then reports a payment for an intent it was told to drop).
+   */
+  afterCancel?: boolean;
 }
 
 export interface IntentBookOptions {
@@ -49,7 +55,7 @@ export function intentBook({ clock, log, terminals, webhooks, ...initial }: Inte
 
   async function decide(id: string, result: 'approved' | 'rejected', opts: DecideOptions = {}) {
     const intent = find(id);
-    if (!PENDING.has(intent.state)) {
+    if (!PENDING.has(intent.state) && !(opts.afterCancel && intent.state === 'CANCELED')) {
       throw new SimulatorError(409, 'not_pending', `payment intent ${id} is ${intent.state}; only an open intent can be decided`);
     }
     clearDecision(id);
@@ -130,6 +136,10 @@ export function intentBook({ clock, log, terminals, webhooks, ...initial }: Inte
     return intent;
   }
 
+  /** The payment a terminal made for an intent (approved or rejected), as refunds see it. */
+  const paymentOf = (i: SimIntent): RefundablePayment | undefined =>
+    i.payment ? { id: String(i.payment.id), amountCents: i.amount, approved: i.payment.state === 'approved' } : undefined;
+
   return {
     find,
     create,
@@ -146,6 +156,13 @@ export function intentBook({ clock, log, terminals, webhooks, ...initial }: Inte
       const i = intents.get(id);
       return i && viewIntent(i);
     },
+    /** The payment with this id (the `paymentId` of a decided intent), if any. */
+    payment(paymentId: string): RefundablePayment | undefined {
+      for (const i of intents.values()) if (i.payment && String(i.payment.id) === paymentId) return paymentOf(i);
+      return undefined;
+    },
+    /** Every payment made at the terminals, approved or not. */
+    payments: (): RefundablePayment[] => [...intents.values()].flatMap((i) => paymentOf(i) ?? []),
     /** Oldest first. */
     list: (): SimIntentView[] => [...intents.values()].map(viewIntent),
     get size() {

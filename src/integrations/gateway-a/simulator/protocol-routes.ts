@@ -1,49 +1,20 @@
 /**
- * The gateway's own protocol, as the real one serves it: the OAuth token endpoint and the Point
- * integration API (devices, payment intents), which needs a bearer token.
+ * The gateway's own protocol, as the real one serves it: the OAuth token endpoint, the Point
+ * integration API (devices, payment intents) and refunds of the terminals' payments (`/v1/payments/:id/refunds`),
+ * which need a bearer token.
  */
 import type { FastifyInstance } from 'fastify';
-import { safeEqual } from '../../../platform/crypto.js';
+import { replyRefund, type RefundLedger } from '../../simulator/refunds.js';
 import { hide, objectBody, send } from '../../simulator/server.js';
+
+export { oauthRoutes } from '../../simulator/oauth.js';
 import type { IntentBook } from './intents.js';
-import { replyError, viewIntent, type TerminalRegistry, type TokenStore } from './state.js';
+import { replyError, SimulatorError, viewIntent, type TerminalRegistry, type TokenStore } from './state.js';
 
-/** OAuth 2.0 client credentials (RFC 6749 4.4): body parameters or HTTP Basic. */
-export function oauthRoutes(app: FastifyInstance, { clientId, clientSecret, tokens }: { clientId: string; clientSecret: string; tokens: TokenStore }) {
-  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-  }
-
-  app.post('/oauth/token', hide, async (req, reply) => {
-    tokens.countRequest();
-    const b = objectBody(req);
-    let id = typeof b.client_id === 'string' ? b.client_id : '';
-    let secret = typeof b.client_secret === 'string' ? b.client_secret : '';
-    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (basic) {
-      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-      const i = decoded.indexOf(':');
-      if (i > 0) {
-        id = decodeURIComponent(decoded.slice(0, i));
-        secret = decodeURIComponent(decoded.slice(i + 1));
-      }
-    }
-    if (b.grant_type !== 'client_credentials') {
-      return send(reply, 400, { error: 'unsupported_grant_type', error_description: 'only client_credentials is supported', status: 400 });
-    }
-    if (!safeEqual(id, clientId) || !safeEqual(secret, clientSecret)) {
-      return send(reply, 401, { error: 'invalid_client', error_description: 'invalid client_id or client_secret', status: 401 });
-    }
-    return send(reply, 200, tokens.issue());
-  });
-}
-
-/** The Point integration API (bearer token required). */
+/** The Point integration API and refunds (bearer token required). */
 export async function intentRoutes(
   app: FastifyInstance,
-  { tokens, terminals, intents }: { tokens: TokenStore; terminals: TerminalRegistry; intents: IntentBook },
+  { tokens, terminals, intents, refunds }: { tokens: TokenStore; terminals: TerminalRegistry; intents: IntentBook; refunds: RefundLedger },
 ) {
   await app.register(async (api) => {
     api.addHook('onRequest', async (req, reply) => {
@@ -92,6 +63,13 @@ export async function intentRoutes(
       } catch (err) {
         return replyError(reply, err);
       }
+    });
+
+    // Refund of an approved payment, whole or in part; the id is the `payment.id` of a finished intent.
+    api.post<{ Params: { id: string } }>('/v1/payments/:id/refunds', hide, async (req, reply) => {
+      const { id } = req.params;
+      const out = refunds.refund({ paymentId: id, payment: intents.payment(id), key: req.headers['x-idempotency-key'], body: objectBody(req) });
+      return replyRefund(reply, out, (status, code, message) => replyError(reply, new SimulatorError(status, code, message)));
     });
   });
 }

@@ -2,12 +2,14 @@
  * What the gateway_a simulator remembers: issued OAuth tokens, known terminals, and the payment
  * intents as the gateway's API shows them.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
+import { tokenStore, type TokenStore } from '../../simulator/oauth.js';
 import { send } from '../../simulator/server.js';
 import { TERMINAL_SERIAL } from '../client.js';
 import type { GatewayAWebhookShape } from '../webhook.js';
+
+export type { TokenStore } from '../../simulator/oauth.js';
 
 export const GATEWAY_A_SIM_CLIENT_ID = 'sim-gateway-a-client';
 export const GATEWAY_A_SIM_CLIENT_SECRET = 'sim-gateway-a-secret';
@@ -81,39 +83,9 @@ export function replyError(reply: FastifyReply, err: unknown) {
   throw err;
 }
 
-/** OAuth access tokens issued by the simulator, each valid for `ttlSeconds`. */
-export function tokenStore(clock: Clock, ttlSeconds: number) {
-  const tokens = new Map<string, number>(); // token -> expiresAt (ms)
-  let requests = 0;
-  return {
-    /** Token requests received, granted or not. */
-    get requests() {
-      return requests;
-    },
-    countRequest() {
-      requests++;
-    },
-    issue(): { access_token: string; token_type: string; expires_in: number; scope: string; live_mode: boolean } {
-      const now = clock.now().getTime();
-      for (const [t, exp] of tokens) if (exp <= now) tokens.delete(t);
-      const value = `APP_USR-sim-${randomBytes(24).toString('hex')}`;
-      tokens.set(value, now + ttlSeconds * 1000);
-      return { access_token: value, token_type: 'bearer', expires_in: ttlSeconds, scope: 'offline_access read write', live_mode: false };
-    },
-    /** True for `Bearer <token>` with a token issued here and not expired. */
-    valid(header: string | undefined): boolean {
-      const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-      if (!m) return false;
-      const exp = tokens.get(m[1]);
-      return exp !== undefined && clock.now().getTime() < exp;
-    },
-    /** Revokes every issued token (the next API call gets 401). */
-    revoke() {
-      tokens.clear();
-    },
-  };
-}
-export type TokenStore = ReturnType<typeof tokenStore>;
+/** The gateway's OAuth tokens (`APP_USR-...`), each valid for `ttlSeconds`. */
+export const gatewayATokens = (clock: Clock, ttlSeconds: number): TokenStore =>
+  tokenStore(clock, ttlSeconds, { prefix: 'APP_USR-sim-', tokenType: 'bearer', defaultScope: 'offline_access read write', extra: { live_mode: false } });
 
 /** The terminals (devices) of the account: a fixed list, or any `T-...` serial (remembered once used). */
 export function terminalRegistry(fixed?: string[]) {

@@ -14,7 +14,9 @@ export function controlRoutes(ctl: FastifyInstance, { state }: { state: WalletSt
       testCards: WALLET_TEST_CARDS,
       cardholderNames: { APRO: 'approved', FUND: 'insufficient funds', SECU: 'bad security code', CALL: 'call for authorize', OTHE: 'declined' },
       payments: state.payments.size,
-      control: ['POST __sim/accounts { devices?: string[] }', 'GET  __sim/payments'],
+      refunds: state.refunds.list().length,
+      capturedCents: state.captured(),
+      control: ['POST __sim/accounts { devices?: string[] }', 'GET  __sim/payments', 'GET  __sim/refunds'],
     }),
   );
 
@@ -27,4 +29,6 @@ export function controlRoutes(ctl: FastifyInstance, { state }: { state: WalletSt
   });
 
   ctl.get('/__sim/payments', hide, async (_req, reply) => send(reply, 200, [...state.payments.values()].reverse().map(publicPayment)));
+
+  ctl.get('/__sim/refunds', hide, async (_req, reply) => send(reply, 200, state.refunds.list().reverse()));
 }

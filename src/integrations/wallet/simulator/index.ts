@@ -10,6 +10,8 @@
  *   security code, CALL call for authorisation, OTHE other refusal; any other name approves.
  * - `POST /v1/payments` honours `X-Idempotency-Key` (required): the same key and body replay
  *   the first answer without charging again; the same key with another body is a 409.
+ * - `POST /v1/payments/:id/refunds` (`{ amount? }`, `X-Idempotency-Key` required) gives back an
+ *   approved charge, whole or in parts up to its amount; the same key replays the first refund.
  *
  * Parts: `state.ts` (accounts, card tokens, payments, test cards), `protocol-routes.ts` (the gateway's
  * API), `control-routes.ts` (`/__sim...`), `standalone.ts` (its own server).
@@ -19,12 +21,14 @@
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../../../platform/clock.js';
 import { silentLogger, type ProviderLogger } from '../../http.js';
+import type { SimRefund } from '../../simulator/refunds.js';
 import { controlApi, simulatorServers, type SimulatorRoutesOptions, type SimulatorServer } from '../../simulator/server.js';
 import { controlRoutes } from './control-routes.js';
 import { protocolRoutes } from './protocol-routes.js';
 import { publicPayment, walletState, type SimPayment, type WalletSimAccount } from './state.js';
 
 export { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, type SimPayment, type WalletSimAccount } from './state.js';
+export type { SimRefund } from '../../simulator/refunds.js';
 
 export interface WalletSimulatorOptions {
   /** Extra accounts; `WALLET_SIM_ACCOUNT` is always there. */
@@ -36,6 +40,12 @@ export interface WalletSimulatorOptions {
 export interface WalletSimulator extends SimulatorServer {
   createAccount(opts?: { devices?: string[] }): WalletSimAccount;
   listPayments(): SimPayment[];
+  /** Refunds of one payment (a charge id), oldest first. */
+  refundsOf(paymentId: string): SimRefund[];
+  /** Every refund, oldest first. */
+  listRefunds(): SimRefund[];
+  /** Cents the gateway holds, every account: approved charges minus their refunds. */
+  captured(): number;
 }
 
 export function createWalletSimulator(options: WalletSimulatorOptions = {}): WalletSimulator {
@@ -59,5 +69,8 @@ export function createWalletSimulator(options: WalletSimulatorOptions = {}): Wal
     },
     createAccount: state.createAccount,
     listPayments: () => [...state.payments.values()].map(publicPayment),
+    refundsOf: state.refunds.refundsOf,
+    listRefunds: state.refunds.list,
+    captured: state.captured,
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The wallet gateway's own protocol, as the real one serves it: card tokens made by the client SDK
- * (public key), payments with `X-Idempotency-Key` and point devices (access token).
+ * (public key), payments and their refunds with `X-Idempotency-Key`, and point devices (access token).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import type { ProviderLogger } from '../../http.js';
+import { replyRefund } from '../../simulator/refunds.js';
 import { hide, objectBody, send } from '../../simulator/server.js';
-import { amountCents, CARD_TOKEN_TTL_MS, luhn, publicPayment, replyError, type CardToken, type SimPayment, type WalletState } from './state.js';
+import { decimalToCents } from '../../money.js';
+import { CARD_TOKEN_TTL_MS, luhn, publicPayment, refundable, replyError, type CardToken, type SimPayment, type WalletState } from './state.js';
 
 export function protocolRoutes(app: FastifyInstance, { state, clock, log }: { state: WalletState; clock: Clock; log: ProviderLogger }) {
   app.post('/v1/card_tokens', hide, async (req, reply) => {
@@ -68,7 +70,7 @@ export function protocolRoutes(app: FastifyInstance, { state, clock, log }: { st
       }
       return reply.header('x-idempotency-replayed', 'true').code(seen.status).send(seen.body);
     }
-    const cents = amountCents(b.transaction_amount);
+    const cents = decimalToCents(b.transaction_amount);
     if (cents === null) return replyError(reply, 400, 'bad_request', 'transaction_amount must be a positive amount with at most two decimals');
     if (typeof b.token !== 'string' || !b.token) return replyError(reply, 400, 'bad_request', 'token is required');
     const payer = b.payer as { email?: unknown } | undefined;
@@ -112,6 +114,18 @@ export function protocolRoutes(app: FastifyInstance, { state, clock, log }: { st
     const p = state.payments.get(Number(req.params.id));
     if (!p || p.userId !== account.userId) return replyError(reply, 404, 'not_found', `payment ${req.params.id} not found`);
     return send(reply, 200, publicPayment(p));
+  });
+
+  // Refund of an approved charge of the token's account, whole or in part (another account's payment is a 404).
+  app.post<{ Params: { id: string } }>('/v1/payments/:id/refunds', hide, async (req, reply) => {
+    const account = state.accountOf(req);
+    if (!account) return replyError(reply, 401, 'unauthorized', 'invalid access token');
+    const { id } = req.params;
+    const p = /^\d{1,15}$/.test(id) ? state.payments.get(Number(id)) : undefined;
+    const payment = p && p.userId === account.userId ? refundable(p) : undefined;
+    const out = state.refunds.refund({ paymentId: id, payment, key: req.headers['x-idempotency-key'], body: objectBody(req), scope: String(account.userId) });
+    if (!('refusal' in out) && !out.replayed) log.info({ paymentId: id, refundId: out.refund.id, cents: out.refund.amountCents }, 'wallet simulator: refund');
+    return replyRefund(reply, out, (status, code, message) => replyError(reply, status, code, message));
   });
 
   app.get('/point/integration-api/devices', hide, async (req, reply) => {

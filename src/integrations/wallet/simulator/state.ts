@@ -1,10 +1,12 @@
 /**
  * What the wallet simulator remembers: accounts (access token, public key, devices), card tokens,
- * payments, and the answers of idempotent requests; and how a card token decides a payment.
+ * payments, their refunds, and the answers of idempotent requests; and how a card token decides a payment.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
+import { decimalToCents } from '../../money.js';
+import { refundLedger, type RefundablePayment } from '../../simulator/refunds.js';
 import { send } from '../../simulator/server.js';
 
 export const WALLET_SIM_ACCOUNT = {
@@ -87,16 +89,16 @@ export function publicPayment(p: SimPayment & { userId?: number }): SimPayment {
   return rest;
 }
 
+/** The payment as refunds see it. */
+export const refundable = (p: SimPayment): RefundablePayment => ({
+  id: String(p.id),
+  amountCents: decimalToCents(p.transaction_amount) ?? 0,
+  approved: p.status === 'approved',
+});
+
 /** An error answer in the gateway's shape. */
 export const replyError = (reply: FastifyReply, status: number, code: string, message: string) =>
   send(reply, status, { message, error: code, status, cause: [] });
-
-/** Decimal amount with at most two decimals -> integer cents, or null. */
-export function amountCents(v: unknown): number | null {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) return null;
-  const cents = Math.round(v * 100);
-  return Math.abs(cents - v * 100) < 1e-6 && Number.isSafeInteger(cents) ? cents : null;
-}
 
 export function luhn(digits: string): boolean {
   let sum = 0;
@@ -117,6 +119,7 @@ export function walletState(clock: Clock, extraAccounts: WalletSimAccount[] = []
   const cardTokens = new Map<string, CardToken>();
   const payments = new Map<number, SimPayment & { userId: number }>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  const refunds = refundLedger(clock);
   let nextUserId = 100_000_001;
   let nextPaymentId = 90_000_000_000 + Math.floor(Math.random() * 1_000_000);
 
@@ -134,6 +137,9 @@ export function walletState(clock: Clock, extraAccounts: WalletSimAccount[] = []
     cardTokens,
     payments,
     idempotency,
+    refunds,
+    /** Cents the gateway holds: approved charges minus their refunds, every account. */
+    captured: () => refunds.captured([...payments.values()].map(refundable)),
     nextPaymentId: () => nextPaymentId++,
 
     createAccount(opts: { devices?: string[] } = {}): WalletSimAccount {
