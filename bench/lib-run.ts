@@ -5,7 +5,7 @@
  * targets, checks and verdicts in its own file.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,42 +112,59 @@ export const DEMO_ENV = {
   ROLE: 'api',
 };
 
+/** The server child `ask`, `serverCpu` and `stopServer` talk to by default: the last one started. */
 let child: ChildProcess | null = null;
+/** Every server child still running (bench/rls-run.ts runs two at once); the cleanup stops them all. */
+const children = new Set<ChildProcess>();
 
 /**
  * Forks bench/`file` with tsx and `env` on top of this process's (DATABASE_URL removed) and waits
  * for its `ready` message. `profDir`: write a CPU profile of the child there.
  */
-export function startServer<T extends { type: string }>(
+export async function startServer<T extends { type: string }>(
   file: string,
   env: NodeJS.ProcessEnv,
   o: { name: string; seconds: number; profDir?: string | null },
 ): Promise<T> {
+  return (await startServerChild<T>(file, env, o)).ready;
+}
+
+/**
+ * `startServer` for a runner with more than one server child: also answers the child, to pass to
+ * `ask`, `serverCpu` and `stopServer`.
+ */
+export function startServerChild<T extends { type: string }>(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  o: { name: string; seconds: number; profDir?: string | null },
+): Promise<{ proc: ChildProcess; ready: T }> {
   const execArgv = ['--import', 'tsx'];
   if (o.profDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${o.profDir}`);
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete fullEnv.DATABASE_URL;
   const proc = fork(join(root, 'bench', file), [], { cwd: root, execArgv, env: fullEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child = proc;
+  children.add(proc);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${o.name} not ready after ${o.seconds} s`)), o.seconds * 1000);
     proc.on('message', (msg: T) => {
       if (msg?.type === 'ready') {
         clearTimeout(timer);
-        resolve(msg);
+        resolve({ proc, ready: msg });
       }
     });
     proc.on('exit', (code) => {
       clearTimeout(timer);
-      child = null;
+      children.delete(proc);
+      if (child === proc) child = null;
       reject(new Error(`${o.name} exited with code ${code}`));
     });
   });
 }
 
-/** Sends `msg` to the server child and waits for its message of type `reply`. */
-export function ask<T extends { type: string }>(msg: { type: string; [key: string]: unknown }, reply: string): Promise<T> {
-  const proc = child ?? fail('the bench server is not running');
+/** Sends `msg` to the server child (by default the last started) and waits for its message of type `reply`. */
+export function ask<T extends { type: string }>(msg: { type: string; [key: string]: unknown }, reply: string, to: ChildProcess | null = child): Promise<T> {
+  const proc = to ?? fail('the bench server is not running');
   return new Promise((resolve) => {
     const onMessage = (m: T) => {
       if (m?.type !== reply) return;
@@ -160,18 +177,51 @@ export function ask<T extends { type: string }>(msg: { type: string; [key: strin
 }
 
 /** The server child's CPU time so far (user + system), in microseconds. */
-export const serverCpu = async () => (await ask<CpuMessage>({ type: 'cpu' }, 'cpu')).micros;
+export const serverCpu = async (to: ChildProcess | null = child) => (await ask<CpuMessage>({ type: 'cpu' }, 'cpu', to)).micros;
 
-export async function stopServer() {
-  const proc = child;
-  if (!proc) return;
+/** Stops a server child (by default the last started) and waits for its exit. */
+export async function stopServer(proc: ChildProcess | null = child) {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return; // not running (any more)
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   if (proc.connected) proc.send({ type: 'stop' });
   else proc.kill('SIGTERM');
   const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
-  child = null;
+  children.delete(proc);
+  if (child === proc) child = null;
+}
+
+// ---- PostgreSQL backends' CPU ----------------------------------------------------------------
+
+/**
+ * CPU time so far (user + system) of the PostgreSQL backends connected to `db`'s database, `db`'s
+ * own left out, per pid, in µs, read from /proc (PostgreSQL on this machine: `checkLocal`). The
+ * backends of other databases (other work on the machine) and the shared background processes (WAL
+ * writer, checkpointer) are not in it. Null where /proc cannot tell.
+ */
+export async function backendsCpu(db: pg.Client): Promise<Map<number, number> | null> {
+  const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile, or no /proc
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000); // utime + stime in ticks of 10 ms (USER_HZ 100)
+  }
+  return rows.length && !cpu.size ? null : cpu;
+}
+
+/** The backends' CPU between two `backendsCpu` readings, µs (a backend opened in between counts from its start). */
+export function backendsCpuSince(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
 }
 
 // ---- load -----------------------------------------------------------------------------------
@@ -262,19 +312,21 @@ export function printReport(text: string, rows: { target: { id: string }; bad: n
 
 /**
  * The cleanup of a run, done once: stops the load, runs `close` (e.g. the runner's own
- * connections), stops the server child and drops the bench database.
+ * connections), stops the server children and drops the bench database(s).
  */
-export function cleaner(adminUrl: string, dbName: string, log: Log, close?: () => Promise<void>) {
+export function cleaner(adminUrl: string, dbName: string | string[], log: Log, close?: () => Promise<void>) {
   let cleaned = false;
   return async () => {
     if (cleaned) return;
     cleaned = true;
     for (const run of running) run.stop();
     await close?.();
-    await stopServer().catch((err) => log(`stopping the server: ${String(err)}`));
-    await dropDb(adminUrl, dbName)
-      .then(() => log(`dropped database ${dbName}`))
-      .catch((err) => log(`could not drop database ${dbName}: ${String(err)}`));
+    for (const proc of [...children]) await stopServer(proc).catch((err) => log(`stopping the server: ${String(err)}`));
+    for (const name of typeof dbName === 'string' ? [dbName] : dbName) {
+      await dropDb(adminUrl, name)
+        .then(() => log(`dropped database ${name}`))
+        .catch((err) => log(`could not drop database ${name}: ${String(err)}`));
+    }
   };
 }
 

@@ -68,7 +68,7 @@ export async function demoApp(tmpPrefix: string) {
   onStop(() => database.close());
   const app = await buildApp({ database, config, logger: false });
   onStop(() => app.close());
-  await seedFirstStart(database.db, app.services, config, { ...process.env, DEMO_PASSWORD: password });
+  await seedFirstStart(database.tenant, app.services, config, { ...process.env, DEMO_PASSWORD: password });
   return { app, database, url, password };
 }
 

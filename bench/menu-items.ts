@@ -57,7 +57,7 @@ async function main() {
   await admin(opts.adminUrl, (c) => c.query(`CREATE DATABASE ${opts.dbName}`));
   try {
     log('starting the servers and seeding 200 items...');
-    const env = { NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator', BENCH_DATABASE_URL: dbUrl(opts.adminUrl, opts.dbName), ROLE: 'api', ...SECRETS, LOG_LEVEL: 'silent' };
+    const env = { NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'off', BENCH_DATABASE_URL: dbUrl(opts.adminUrl, opts.dbName), ROLE: 'api', ...SECRETS, LOG_LEVEL: 'silent' };
     const ready = await startServer<MenuReadyMessage>('menu-server.ts', env, { name: 'menu bench server', seconds: 120 });
     const path = '/t/bench/menu/items';
     const first = await fetch(ready.appUrl + path);

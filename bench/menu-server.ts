@@ -40,19 +40,20 @@ async function main() {
 
   const { menu, tenants } = app.services;
   const tenant = await tenants.create({ name: 'Bench Restaurante', slug: BENCH_SLUG });
-  const ponto = await menu.createGroup(tenant._id, {
+  const tdb = app.deps.tenantDb(tenant._id);
+  const ponto = await menu.createGroup(tdb, {
     name: 'Ponto da carne',
     type: 'single',
     required: true,
     options: [{ name: 'Mal passada' }, { name: 'Ao ponto', isDefault: true }, { name: 'Bem passada' }],
   });
-  const acomp = await menu.createGroup(tenant._id, {
+  const acomp = await menu.createGroup(tdb, {
     name: 'Acompanhamento',
     type: 'single',
     required: true,
     options: [{ name: 'Arroz branco' }, { name: 'Batata frita' }, { name: 'Salada verde' }, { name: 'Purê', priceAdjustment: 300 }],
   });
-  const extras = await menu.createGroup(tenant._id, {
+  const extras = await menu.createGroup(tdb, {
     name: 'Adicionais',
     type: 'multiple',
     maxSelections: 3,
@@ -60,9 +61,9 @@ async function main() {
   });
   const groupSets = [[], [ponto._id, acomp._id, extras._id], [acomp._id], [extras._id], []];
   const categoryIds: string[] = [];
-  for (const [i, name] of CATEGORIES.entries()) categoryIds.push((await menu.createCategory(tenant._id, { name, order: i * 10 }))._id);
+  for (const [i, name] of CATEGORIES.entries()) categoryIds.push((await menu.createCategory(tdb, { name, order: i * 10 }))._id);
   for (let i = 0; i < ITEM_COUNT; i++) {
-    await menu.createItem(tenant._id, {
+    await menu.createItem(tdb, {
       name: `${DISHES[i % DISHES.length]} da casa nº ${i + 1}`,
       description: 'Preparado na hora com ingredientes frescos da feira, servido com o acompanhamento do dia.',
       price: 1490 + ((i * 731) % 12000),
@@ -76,7 +77,7 @@ async function main() {
   // The same listing without the body cache: the database and the serializer on every request.
   app.get('/bench/uncached/t/:slug/menu/items', {
     schema: { hide: true, response: { 200: Type.Array(MenuItem) } },
-    handler: () => menu.listItems(tenant._id),
+    handler: () => menu.listItems(tdb),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
 

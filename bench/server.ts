@@ -140,12 +140,14 @@ async function main() {
   if (!process.send) fail('bench/server.ts is started by bench/run.ts (npm run bench)');
   answerRunner();
   try {
-    const { app, database, password } = await demoApp('ro-bench-');
+    const { app, password } = await demoApp('ro-bench-');
 
     const tenant = (await app.deps.tenants.bySlug('demo')) ?? fail('demo tenant missing');
-    const member = (await loadMember(database.db, (await app.services.users.findByEmail(BENCH_ADMIN))!.id, tenant.id)) ?? fail('admin missing');
+    const adminId = (await app.services.users.findByEmail(BENCH_ADMIN))!.id;
+    const member = (await tenant.db.run((tx) => loadMember(tx.db, adminId, tenant.id))) ?? fail('admin missing');
     const ctx: TenantCtx = {
       tenantId: tenant.id,
+      db: tenant.db,
       tenant,
       user: member.principal,
       role: 'admin',

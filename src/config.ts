@@ -38,6 +38,11 @@ export interface Config {
    * address, accepted requests only. Unset or null: off (RESERVATION_RATE_LIMIT=off, the default).
    */
   reservationRateLimit?: RateLimitSetting | null;
+  /**
+   * Limit on guest orders (`POST /t/:slug/orders` without a token), per tenant and client address.
+   * Unset: DEFAULT_GUEST_ORDER_LIMIT; null: off (GUEST_ORDER_RATE_LIMIT=off).
+   */
+  guestOrderRateLimit?: RateLimitSetting | null;
   /** Longest a database statement may run (PostgreSQL `statement_timeout`), ms. Unset: 15000. */
   dbStatementTimeoutMs?: number;
   /** Longest a request waits to get a database connection (pg pool `connectionTimeoutMillis`), ms. Unset: 5000. */
@@ -56,6 +61,12 @@ const WINDOW_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000
  * `off` (or unset) -> null; `N/<window>` -> N requests per rolling window, the window a count and a unit
  * `s`, `m` or `h` (`10/60s`, `10/1m`, `10/m`, also `10/minute`). N from 1 to 100000, the window 1 s to 1 h.
  */
+/**
+ * Guest orders from one address of one restaurant: a table of friends on the restaurant's Wi-Fi (one
+ * address behind its router) orders a few rounds an hour; a script ordering from outside does not get far.
+ */
+export const DEFAULT_GUEST_ORDER_LIMIT: RateLimitSetting = { limit: 30, windowMs: 10 * 60_000 };
+
 export function parseRateLimitSetting(name: string, value: string | undefined): RateLimitSetting | null {
   const v = (value ?? '').trim().toLowerCase();
   if (v === '' || v === 'off') return null;
@@ -146,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Integrations (payment gateways; fiscal, PIX and delivery providers to come) each parse their own
     // variables in `src/integrations/<name>/config.ts`, in the order of `src/integrations/registry.ts`.
     reservationRateLimit: parseRateLimitSetting('RESERVATION_RATE_LIMIT', env.RESERVATION_RATE_LIMIT),
+    guestOrderRateLimit: env.GUEST_ORDER_RATE_LIMIT === undefined ? undefined : parseRateLimitSetting('GUEST_ORDER_RATE_LIMIT', env.GUEST_ORDER_RATE_LIMIT),
     dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     dbAcquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 120_000),
     integrations: parseIntegrationsConfig(read),

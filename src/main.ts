@@ -15,7 +15,7 @@ async function main() {
     handleSignals(app, database);
     return;
   }
-  const logins = await seedFirstStart(database.db, app.services, config);
+  const logins = await seedFirstStart(database.tenant, app.services, config);
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;
   const base = config.publicUrl.replace(/:\d+$/, `:${port}`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MODULES, type Services } from './app.js';
 import type { Config } from './config.js';
-import type { Db } from './db/client.js';
+import type { TenantDb } from './db/scopes.js';
 import { systemClock } from './platform/clock.js';
 import { seedDemo, type DemoSeedContext, type SeedLogin } from './platform/module.js';
 
@@ -13,9 +13,9 @@ const generatedPassword = () => randomBytes(9).toString('base64url');
  * First start on an empty database: the superadmin, then the demo tenant, which every module's
  * `demoSeed` fills in dependency order (branches and PDVs, its users, menu, tables, reservations).
  * Returns the logins to print once; nothing is created when the superadmin already exists.
- * (`_db` is kept for the callers: everything goes through the modules' services.)
+ * The demo data is written through the demo tenant's own handle (`tenantDb`): the seed crosses no tenant.
  */
-export async function seedFirstStart(_db: Db, services: Services, config: Config, env = process.env): Promise<SeedLogin[]> {
+export async function seedFirstStart(tenantDb: (tenantId: string) => TenantDb, services: Services, config: Config, env = process.env): Promise<SeedLogin[]> {
   if (await services.users.hasSuperadmin()) return [];
   const logins: SeedLogin[] = [];
 
@@ -35,7 +35,7 @@ export async function seedFirstStart(_db: Db, services: Services, config: Config
     businessType: 'restaurant',
   });
   const demo: DemoSeedContext = {
-    tenant: { id: tenant._id, slug: tenant.slug, timezone: tenant.timezone },
+    tenant: { id: tenant._id, slug: tenant.slug, timezone: tenant.timezone, db: tenantDb(tenant._id) },
     password: env.DEMO_PASSWORD || generatedPassword(),
     clock: systemClock,
     addLogin: (login) => logins.push(login),

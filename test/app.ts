@@ -132,3 +132,46 @@ export async function createTestApp(
     },
   };
 }
+
+export interface RestartableApp {
+  /** The app of the current "process": read it again after `restart`. */
+  app: App;
+  clock: ReturnType<typeof manualClock>;
+  mail: MemoryMailer;
+  /**
+   * Stops the app and closes the database connection, then opens both again, as a new process would
+   * (new caches and in-memory simulators; same rows, queue and keys).
+   */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A test app on its own database that a test can restart, for the "after a restart" rows of the state tables. */
+export async function createRestartableApp(): Promise<RestartableApp> {
+  const tdb = await createTestDatabase();
+  let database = tdb.database;
+  const clock = manualClock();
+  const mail = memoryMailer();
+  const start = async () => {
+    const app = await buildApp({ database, config: testConfig(), clock, logger: false, jobs: { workers: false, poolSize: 2 }, mailer: mail });
+    await app.ready();
+    return app;
+  };
+  const handle: RestartableApp = {
+    app: await start(),
+    clock,
+    mail,
+    async restart() {
+      await handle.app.close();
+      await database.close();
+      database = tdb.url ? await openPostgres(tdb.url, { migrate: false }) : await openPglite(tdb.dir!, { migrate: false });
+      handle.app = await start();
+    },
+    async close() {
+      await handle.app.close();
+      await database.close();
+      await tdb.drop();
+    },
+  };
+  return handle;
+}

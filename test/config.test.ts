@@ -31,7 +31,8 @@ describe('loadConfig', () => {
   it('makes production choose its payment providers (no simulators by default)', () => {
     expect(() => loadConfig(env({ NODE_ENV: 'production' }))).toThrow(ConfigError);
     expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off' }))).toThrow(/WALLET_MODE/);
-    const ok = loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator' }));
+    expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator' }))).toThrow(/PIX_PSP_MODE/);
+    const ok = loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'off' }));
     expect(ok.integrations?.gatewayA.mode).toBe('off');
   });
 });

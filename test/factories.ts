@@ -31,7 +31,7 @@ export async function makeTenant(
 export async function makeUser(app: App, tenant: { _id: string } | null, role: MemberRole = 'admin', opts: { email?: string; password?: string } = {}): Promise<TestUser> {
   const email = opts.email ?? `${role}-${uniq()}@example.com`;
   const id = await app.services.users.createAccount({ email, name: `${role} ${uniq()}`, password: opts.password ?? PASSWORD });
-  if (tenant) await app.services.users.addMember(tenant._id, id, role);
+  if (tenant) await app.services.users.addMember(app.deps.tenantDb(tenant._id), id, role);
   return tokenFor(app, id, email);
 }
 
@@ -59,7 +59,7 @@ export async function login(app: App, email: string, password = PASSWORD) {
 // ---- menu, tables and reservations (through the services: fast, and the same rules as HTTP)
 
 export async function makeCategory(app: App, tenant: { _id: string }, overrides: Partial<{ name: string; order: number; isActive: boolean }> = {}) {
-  return app.services.menu.createCategory(tenant._id, { name: overrides.name ?? `Pratos ${uniq()}`, ...overrides });
+  return app.services.menu.createCategory(app.deps.tenantDb(tenant._id), { name: overrides.name ?? `Pratos ${uniq()}`, ...overrides });
 }
 
 export async function makeModifierGroup(
@@ -67,7 +67,7 @@ export async function makeModifierGroup(
   tenant: { _id: string },
   overrides: Partial<Parameters<App['services']['menu']['createGroup']>[1]> = {},
 ) {
-  return app.services.menu.createGroup(tenant._id, {
+  return app.services.menu.createGroup(app.deps.tenantDb(tenant._id), {
     name: `Ponto da carne ${uniq()}`,
     type: 'single',
     required: true,
@@ -87,7 +87,7 @@ export async function makeMenuItem(
   overrides: Partial<Parameters<App['services']['menu']['createItem']>[1]> = {},
 ) {
   const category = overrides.category ?? (await makeCategory(app, tenant))._id;
-  return app.services.menu.createItem(tenant._id, {
+  return app.services.menu.createItem(app.deps.tenantDb(tenant._id), {
     name: `Picanha ${uniq()}`,
     description: 'Picanha grelhada com farofa e vinagrete',
     price: 8990,
@@ -100,7 +100,7 @@ export async function makeMenuItem(
 
 let tableNumber = 0;
 export async function makeTable(app: App, tenant: { _id: string }, overrides: Partial<Parameters<App['services']['tables']['create']>[1]> = {}) {
-  return app.services.tables.create(tenant._id, { number: ++tableNumber, capacity: 4, ...overrides });
+  return app.services.tables.create(app.deps.tenantDb(tenant._id), { number: ++tableNumber, capacity: 4, ...overrides });
 }
 
 /** A pending reservation a week ahead, unless told otherwise. */
@@ -111,7 +111,7 @@ export async function makeReservation(
 ) {
   const date = new Date(app.deps.clock.now().getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
   return app.services.reservations.create(
-    { id: tenant._id, timezone: tenant.timezone ?? 'America/Sao_Paulo' },
+    { db: app.deps.tenantDb(tenant._id), timezone: tenant.timezone ?? 'America/Sao_Paulo' },
     { customerName: 'Maria Souza', customerPhone: '(11) 98765-4321', date, time: '20:00', partySize: 4, ...overrides },
   );
 }
@@ -119,8 +119,9 @@ export async function makeReservation(
 /** A branch with one PDV (optionally with a card terminal). */
 export async function makePdv(app: App, tenant: { _id: string }, opts: { terminal?: string } = {}) {
   const slug = `pdv-${uniq()}`;
-  const branch = await app.services.branches.createBranch(tenant._id, { name: `Filial ${slug}`, slug: `b-${slug}` });
-  const pdv = await app.services.branches.createPdv(tenant._id, {
+  const t = app.deps.tenantDb(tenant._id);
+  const branch = await app.services.branches.createBranch(t, { name: `Filial ${slug}`, slug: `b-${slug}` });
+  const pdv = await app.services.branches.createPdv(t, {
     branchId: branch.id,
     name: `Caixa ${slug}`,
     slug,
@@ -149,6 +150,6 @@ export async function session(app: App, email: string, password = PASSWORD) {
 /** A superadmin who is also a member of the tenant (e.g. the platform operator helping a restaurant). */
 export async function makeLinkedSuperadmin(app: App, tenant: { _id: string }, role: MemberRole = 'admin'): Promise<TestUser> {
   const sa = await makeSuperadmin(app);
-  await app.services.users.addMember(tenant._id, sa.id, role);
+  await app.services.users.addMember(app.deps.tenantDb(tenant._id), sa.id, role);
   return sa;
 }

@@ -489,7 +489,7 @@ describe('kitchen branch scope', () => {
   it("sends an order's events to admins, staff of its PDV and managers of its branch; tenant-wide orders to every kitchen", async () => {
     const c = await makeTenantWithTeam(t.app);
     const one = await makePdv(t.app, c.tenant);
-    const sibling = await t.app.services.branches.createPdv(c.tenant._id, { branchId: one.branchId, name: 'Caixa 2', slug: `${one.slug}-2` });
+    const sibling = await t.app.services.branches.createPdv(t.app.deps.tenantDb(c.tenant._id), { branchId: one.branchId, name: 'Caixa 2', slug: `${one.slug}-2` });
     const two = await makePdv(t.app, c.tenant);
     const manager = await makeUser(t.app, c.tenant, 'branch_manager');
     await changeMember(c, c.staff, { assignedPdvIds: [one.pdvId] });

@@ -6,17 +6,31 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { BYPASS_PRELUDE, TENANT_ROLE, bindTenant, bypassOf, refuseNesting, tenantPrelude, type Bypass, type ScopedTransactions, type TenantDb } from './scopes.js';
 
 export type Schema = typeof schema;
 /** Both drivers expose the same query builder; transactions are a Db too. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface Database {
+  /**
+   * The shared handle: tables without a tenant (users, tenants, tokens). It runs as `app_tenant` with no
+   * tenant set, so tenant tables answer it with nothing (src/db/scopes.ts).
+   */
   db: Db;
+  /** A handle bound to one tenant: its transactions see and write only that tenant's rows. */
+  tenant(tenantId: string): TenantDb;
+  /** The named way across tenants (`BYPASS_USES`): a transaction as the owning role. */
+  bypass: Bypass;
+  /**
+   * A transaction as the owning role, unnamed: for the platform's own checks and the tests. Modules never
+   * get it (their deps carry `bypass`, which names its use).
+   */
+  owner<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   kind: 'pglite' | 'postgres';
   /** The embedded client, for platform parts that speak SQL directly (the job queue). PGlite only. */
   pglite?: PGlite;
@@ -36,8 +50,26 @@ export async function openPglite(dataDir: string, { migrate = true } = {}): Prom
   const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   if (migrate) await migratePglite(db as never, { migrationsFolder });
+  // From here on the one connection is app_tenant; the bypass and the job queue step back for one transaction.
+  await client.exec(`set role ${TENANT_ROLE}`);
+  // The one connection is held by a running transaction: a statement or a transaction started beside it
+  // from inside it (the shared handle, the job queue) would wait for itself. Refused at once instead.
+  guardMethods(client, ['query', 'exec', 'transaction'], 'on the shared handle or the job queue');
+  const scoped: ScopedTransactions = {
+    tenant: (tenantId, fn) => db.transaction(async (tx) => {
+      await tx.execute(sql.raw(tenantPrelude(tenantId)));
+      return fn(tx);
+    }),
+    bypass: (fn) => db.transaction(async (tx) => {
+      await tx.execute(sql.raw(BYPASS_PRELUDE));
+      return fn(tx);
+    }),
+  };
   return {
     db,
+    tenant: (tenantId) => bindTenant(tenantId, scoped),
+    bypass: bypassOf(scoped),
+    owner: scoped.bypass,
     kind: 'pglite',
     pglite: client,
     ping: async () => {
@@ -47,6 +79,17 @@ export async function openPglite(dataDir: string, { migrate = true } = {}): Prom
       if (!client.closed) await client.close();
     },
   };
+}
+
+/** Wraps methods of a client so that calling them from inside a scoped transaction throws (see `refuseNesting`). */
+function guardMethods<T extends object>(target: T, names: (keyof T & string)[], where: string) {
+  for (const name of names) {
+    const original = (target[name] as (...args: unknown[]) => unknown).bind(target);
+    (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      refuseNesting(`A statement ${where}`);
+      return original(...args);
+    };
+  }
 }
 
 export async function migratePostgres(url: string): Promise<void> {
@@ -102,6 +145,44 @@ export interface PostgresOptions {
   lockTimeoutMs?: number;
 }
 
+/**
+ * Transactions on a pooled connection whose first round trip is `begin` and the scope's setting
+ * together (one simple-protocol message), then drizzle on that connection: nested `transaction()`
+ * calls become savepoints.
+ */
+function pooledTransactions(pool: pg.Pool, base: Db): ScopedTransactions {
+  const { dialect, session } = base as unknown as { dialect: never; session: { schema: never } };
+  async function run<T>(prelude: string, fn: (db: Db) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    // A checked-out client has no pool listener: a session the server ends now fails the running query
+    // (and so this transaction) instead of crashing the process; the client is then destroyed.
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      await client.query(`begin; ${prelude}`);
+      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, session.schema), session.schema) as unknown as Db;
+      const result = await fn(tx);
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch((e: Error) => {
+        broken = e;
+      });
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+  return {
+    tenant: (tenantId, fn) => run(tenantPrelude(tenantId), fn),
+    bypass: (fn) => run(BYPASS_PRELUDE, fn),
+  };
+}
+
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Database> {
   const { migrate = true, poolSize = 10, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS, acquireTimeoutMs = DEFAULT_ACQUIRE_TIMEOUT_MS } = opts;
   if (migrate) await migratePostgres(url);
@@ -110,17 +191,25 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     max: poolSize,
     application_name: 'restaurant-ops-api',
     connectionTimeoutMillis: acquireTimeoutMs,
+    // Every pooled connection starts as app_tenant: without a tenant handle, tenant tables show nothing.
+    options: `-c role=${TENANT_ROLE}`,
     // Sent as startup parameters: they hold for every statement on the connection, transactions included.
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     ...(opts.lockTimeoutMs ? { lock_timeout: opts.lockTimeoutMs } : {}),
   });
   markConnectFailures(pool);
+  // The same rule as on PGlite: inside a tenant transaction, statements go through its `tx.db`.
+  guardMethods(pool, ['query'], 'on the shared handle');
   // An idle client that loses its server must not crash the process; /ready reports it.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const scoped = pooledTransactions(pool, db);
   let closed = false;
   return {
     db,
+    tenant: (tenantId) => bindTenant(tenantId, scoped),
+    bypass: bypassOf(scoped),
+    owner: scoped.bypass,
     kind: 'postgres',
     url,
     ping: async () => {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import type { Bypass, TenantDb } from '../db/scopes.js';
 import type { JwtSigner } from './auth/jwt.js';
 import type { MemberCache } from './auth/principal.js';
 import type { Clock } from './clock.js';
@@ -11,7 +12,12 @@ import type { TenantResolver } from './tenancy.js';
 
 /** What every service is built from; passed in so tests can swap parts. */
 export interface Deps {
+  /** Tables without a tenant (users, tenants, tokens); tenant tables answer it with nothing (src/db/scopes.ts). */
   db: Db;
+  /** A handle bound to a tenant, for jobs and sockets (routes get theirs from the guard chain: `ctxOf(req).db`, `tenantOf(req).db`). */
+  tenantDb: (tenantId: string) => TenantDb;
+  /** The named way across tenants; each use is listed in `BYPASS_USES` and docs/decisions.md. */
+  bypass: Bypass;
   config: Config;
   clock: Clock;
   jwt: JwtSigner;

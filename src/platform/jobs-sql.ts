@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/client.js';
+import { BYPASS_PRELUDE } from '../db/scopes.js';
 
 /** A result row of pg-boss's own SQL: pg-boss reads its columns by name. */
 type Row = Record<string, unknown>;
@@ -27,18 +28,20 @@ const nulls = (values: unknown[]) => values.map((v) => (v === undefined ? null :
  *   fails it rolls back before anyone else can use the connection. Run with a bare `exec()`, a failure would
  *   leave the shared connection in an aborted transaction for the next query of the app. The inner BEGIN and
  *   COMMIT only raise notices. The advisory lock is trivially ours: there is one connection.
+ * - The connection's own role is app_tenant (src/db/scopes.ts); the queue is platform work that owns its
+ *   schema, so each statement runs in a transaction that steps back to the owning role (the job
+ *   scheduler's bypass, docs/decisions.md).
  */
 export function pgliteExecutor(client: PGlite, isClosed: () => boolean = () => false): SqlExecutor {
   return {
     async executeSql(text, values) {
       if (isClosed() || client.closed) throw new Error('job queue: the database is closed');
-      if (values && values.length) return client.query(text, nulls(values));
-      if (/^\s*BEGIN\s*;/i.test(text)) {
-        const results = await client.transaction((tx) => tx.exec(text));
+      return client.transaction(async (tx) => {
+        await tx.exec(BYPASS_PRELUDE);
+        if (values && values.length) return tx.query<Row>(text, nulls(values));
+        const results = await tx.exec(text);
         return results[results.length - 1] ?? { rows: [] };
-      }
-      const results = await client.exec(text);
-      return results[results.length - 1] ?? { rows: [] };
+      });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database, Db } from '../db/client.js';
 import { jobIdForKey, pgliteExecutor, transactionExecutor } from './jobs-sql.js';
+import { TENANT_ROLE } from '../db/scopes.js';
 
 /**
  * Background jobs on PostgreSQL (pg-boss 10), the same on PGlite and on a server.
@@ -199,6 +200,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function errorOutput(err: unknown) {
   return err instanceof Error ? { name: err.name, message: err.message } : { message: String(err) };
 }
+
+/** What a tenant transaction needs of the queue's schema: reading queue options and inserting a job. */
+const TENANT_GRANTS = `GRANT USAGE ON SCHEMA ${SCHEMA} TO ${TENANT_ROLE};
+  GRANT SELECT ON ${SCHEMA}.queue TO ${TENANT_ROLE};
+  GRANT SELECT, INSERT ON ${SCHEMA}.job TO ${TENANT_ROLE}`;
 
 export function createJobs(opts: JobsOptions): Jobs {
   const { database, log } = opts;
@@ -481,6 +487,8 @@ export function createJobs(opts: JobsOptions): Jobs {
           else log.error({ err }, 'job queue error');
         });
         await b.start();
+        // Tenant transactions (role app_tenant) enqueue jobs in the same transaction as their change.
+        await b.getDb().executeSql(TENANT_GRANTS, []);
         boss = b;
         for (const q of queues.values()) {
           const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = q.options;

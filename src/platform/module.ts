@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Table } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { TenantDb } from '../db/scopes.js';
 import type { Integrations } from '../integrations/registry.js';
 import type { Clock } from './clock.js';
 import type { Deps } from './deps.js';
@@ -21,7 +22,7 @@ import type { RateLimiter } from './rate-limit.js';
  *     routes: (app, services) => menuRoutes(app, services),
  *     jobs: { declared: menuJobs, handlers: (s) => ({ reindex: (data) => s.menu.reindex(data) }) },
  *     schedules: [cron(menuJobs.reindex, '0 3 * * *')],
- *     demoSeed: (services, demo) => seedDemoMenu(services.menu, demo.tenant.id),
+ *     demoSeed: (services, demo) => seedDemoMenu(services.menu, demo.tenant.db),
  *   });
  *
  * `app.ts` lists the modules; `buildModules` builds their services in dependency order, registers their
@@ -51,7 +52,7 @@ export interface SeedLogin {
 
 /** What a module's demo seed gets: the demo tenant (already created) and where to report logins. */
 export interface DemoSeedContext {
-  tenant: { id: string; slug: string; timezone: string };
+  tenant: { id: string; slug: string; timezone: string; db: TenantDb };
   /** Password of the demo tenant's users. */
   password: string;
   clock: Clock;

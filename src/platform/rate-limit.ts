@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
+import type { TenantDb, TenantTx } from '../db/scopes.js';
 import { rateLimitHits } from '../db/schema/rate-limits.js';
 import type { Clock } from './clock.js';
 
@@ -32,9 +33,6 @@ export interface RateLimitResult {
 /** Longest window a rule may use: older hits are pruned for every key. */
 const MAX_WINDOW_MS = 3_600_000;
 const PRUNE_EVERY_MS = 60_000;
-
-/** Runs `fn` in a transaction of the limiter's database; used to count a hit with the work it allows. */
-export type TxRunner = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
 
 /** Thrown by `within` when the key is over its limit: nothing was run, nothing counted. */
 export class RateLimitExceeded extends Error {
@@ -100,14 +98,21 @@ export function rateLimiter(db: Db, clock: Clock) {
     },
 
     /**
-     * Counts one hit for `key` only if `fn` succeeds: the hit and `fn`'s writes (made on `tx`) commit
-     * together, and a failure of `fn` rolls both back. Over the limit, `fn` is not run and
-     * `RateLimitExceeded` is thrown. The key stays locked while `fn` runs, so keep `fn` short.
+     * Counts one hit for `key` only if `fn` succeeds: the hit and `fn`'s writes commit together, in one
+     * transaction of the tenant `t` (the hits table is shared, so a tenant transaction reaches it), and a
+     * failure of `fn` rolls both back. Over the limit, `fn` is not run and `RateLimitExceeded` is thrown.
+     * The key stays locked while `fn` runs, so keep `fn` short.
      */
-    async within<T>(key: string, limit: number, windowMs: number, fn: (tx: Db) => Promise<T>): Promise<{ value: T; result: RateLimitResult }> {
+    async within<T>(
+      key: string,
+      limit: number,
+      windowMs: number,
+      t: TenantDb,
+      fn: (tx: TenantTx) => Promise<T>,
+    ): Promise<{ value: T; result: RateLimitResult }> {
       const now = clock.now().getTime();
-      const out = await db.transaction(async (tx) => {
-        const result = await take(tx, key, limit, windowMs, now);
+      const out = await t.run(async (tx) => {
+        const result = await take(tx.db, key, limit, windowMs, now);
         if (!result.allowed) return { result };
         return { result, value: await fn(tx) };
       });
@@ -151,26 +156,30 @@ export function limitPerIp(limiter: RateLimiter, rule: RateLimitRule) {
 }
 
 /**
- * Runs `work`, giving it a transaction runner that counts one hit for `key` in the same transaction as
- * the work's writes: only work that succeeds (commits) uses up the budget, and a request refused along
- * the way (a 400 for a slot in the past, say) does not. Over the limit, answers the spec's 429 and
- * returns null; otherwise sets the `X-RateLimit-*` headers and returns the work's value.
+ * Runs `work`, giving it the tenant's handle whose transaction also counts one hit for `key`: only work
+ * that succeeds (commits) uses up the budget, and a request refused along the way (a 400 for a slot in
+ * the past, say) does not. Over the limit, answers the spec's 429 and returns null; otherwise sets the
+ * `X-RateLimit-*` headers and returns the work's value.
  */
 export async function countAccepted<T>(
   limiter: RateLimiter,
   reply: FastifyReply,
   key: string,
   rule: RateLimitRule,
-  work: (within: TxRunner) => Promise<T>,
+  tenant: TenantDb,
+  work: (counted: TenantDb) => Promise<T>,
 ): Promise<{ value: T } | null> {
   let counted: RateLimitResult | undefined;
-  const within: TxRunner = async (fn) => {
-    const out = await limiter.within(key, rule.limit, rule.windowMs, fn);
-    counted = out.result;
-    return out.value;
+  const handle: TenantDb = {
+    tenantId: tenant.tenantId,
+    run: async (fn) => {
+      const out = await limiter.within(key, rule.limit, rule.windowMs, tenant, fn);
+      counted = out.result;
+      return out.value;
+    },
   };
   try {
-    const value = await work(within);
+    const value = await work(handle);
     if (counted) setRateLimitHeaders(reply, counted);
     return { value };
   } catch (err) {

@@ -229,14 +229,17 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const main = io.of('/');
   const inventory = io.of('/inventory');
 
-  const tenants = opts.tenants ?? tenantResolver(db);
+  const tenants = opts.tenants ?? tenantResolver(db, database.tenant);
 
   /**
    * What the user, with a token of session version `sv`, may join now: the socket.io rooms of their
    * scope, or why not. Read from the database (not the member cache): joins and re-checks are rare.
    */
   async function access(userId: string, sv: number, tenantId: string, kind: StaffRoom): Promise<{ rooms: string[] } | Denied> {
-    const [found, tenant] = await Promise.all([loadMember(db, userId, tenantId), tenants.byId(tenantId)]);
+    const [found, tenant] = await Promise.all([
+      database.tenant(tenantId).run((tx) => loadMember(tx.db, userId, tenantId)),
+      tenants.byId(tenantId),
+    ]);
     // A deleted user (their last membership removed) lost access; an older session version means the token was ended.
     if (!found) return deny('unauthorized', 'Invalid or expired token');
     if (!tokenIsCurrent({ sv }, found.principal)) return deny('unauthorized', 'Invalid or expired token', 'token_expired');

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import type { TenantDb } from '../db/scopes.js';
 import { tenants } from '../db/schema/tenants.js';
 import type { Plan } from './auth/permissions.js';
 
@@ -11,6 +12,8 @@ export interface TenantRef {
   plan: Plan;
   businessType: 'restaurant' | 'mercado' | 'padaria';
   timezone: string;
+  /** The tenant's database handle (its transactions see only its rows). */
+  db: TenantDb;
 }
 
 /** How long another process may keep serving a tenant's old state (activation, plan). */
@@ -21,7 +24,7 @@ const TTL_MS = 5_000;
  * module's table (the guard chain, realtime and modules that need a tenant's plan or business type use it).
  * Writes in this process call `forget` so they are visible on the next request.
  */
-export function tenantResolver(db: Db) {
+export function tenantResolver(db: Db, bind: (tenantId: string) => TenantDb) {
   const cache = new Map<string, { ref: TenantRef | null; until: number }>();
   const columns = {
     id: tenants.id,
@@ -38,7 +41,7 @@ export function tenantResolver(db: Db) {
       const now = Date.now();
       if (hit && hit.until > now) return hit.ref;
       const [row] = await db.select(columns).from(tenants).where(eq(tenants.slug, slug));
-      const ref = row ?? null;
+      const ref = row ? { ...row, db: bind(row.id) } : null;
       if (cache.size > 10_000) cache.clear();
       cache.set(slug, { ref, until: now + TTL_MS });
       return ref;
@@ -46,7 +49,7 @@ export function tenantResolver(db: Db) {
     /** A tenant by id, read now (not cached): for rare checks that must see a change at once, or callers with their own cache. */
     async byId(id: string): Promise<TenantRef | null> {
       const [row] = await db.select(columns).from(tenants).where(eq(tenants.id, id));
-      return row ?? null;
+      return row ? { ...row, db: bind(row.id) } : null;
     },
     forget(slug?: string) {
       if (slug) cache.delete(slug);

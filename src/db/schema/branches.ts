@@ -36,6 +36,8 @@ export const pdvs = pgTable(
     serviceMode: text('service_mode').notNull().default('balcao'),
     active: boolean('active').notNull().default(true),
     gatewayATerminalSerial: text('gateway_a_terminal_serial'),
+    /** A PIX key of this point of sale, instead of the tenant's. */
+    pixKey: text('pix_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -6,3 +6,4 @@ export * from './rate-limits.js';
 export * from './branches.js';
 export * from './orders.js';
 export * from './idempotency.js';
+export * from './payments.js';

@@ -10,7 +10,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_TYPES = ['dine_in', 'takeout'] as const;
 export const PAYMENT_METHODS = ['cash', 'credit_card', 'debit_card', 'pix', 'voucher', 'mixed', 'card'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_GATEWAYS = ['mock', 'gateway_a', 'wallet'] as const;
+export const PAYMENT_GATEWAYS = ['mock', 'gateway_a', 'wallet', 'pix_psp'] as const;
 export const PAYMENT_STATUSES = ['processing', 'approved', 'declined'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const ORDER_SOURCES = ['staff', 'guest', 'wallet', 'split', 'marketplace'] as const;
@@ -19,6 +19,15 @@ export interface OrderLineModifier {
   groupId: string;
   groupName: string;
   options: { name: string; priceAdjustment: number }[];
+}
+
+/** A status change made through `PUT .../status` (a correction is a step back: the kitchen's recall). */
+export interface StatusChange {
+  from: OrderStatus;
+  to: OrderStatus;
+  at: string;
+  by: string;
+  correction: boolean;
 }
 
 /** One line of an order: name and prices copied from the menu when the line was added. */
@@ -64,6 +73,11 @@ export const orders = pgTable(
     paymentTerminalSerial: text('payment_terminal_serial'),
     paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }),
     paymentAttempts: integer('payment_attempts').notNull().default(0),
+    /** Cents collected by approved payments (the payments ledger's sum); due = total - amountPaid. */
+    amountPaid: bigint('amount_paid', { mode: 'number' }).notNull().default(0),
+    /** Set when the bill was split into parts: the parts are paid, this order no more. */
+    splitAt: ts('split_at'),
+    statusHistory: jsonb('status_history').$type<StatusChange[]>().notNull().default([]),
     paymentStartedAt: ts('payment_started_at'),
     paidAt: ts('paid_at'),
     receiptToken: text('receipt_token'),

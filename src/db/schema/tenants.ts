@@ -27,6 +27,8 @@ export const tenants = pgTable(
     walletAccessTokenEnc: text('wallet_access_token_enc'),
     walletDeviceId: text('wallet_device_id'),
     walletPublicKey: text('wallet_public_key'),
+    /** The restaurant's PIX key, as the DICT stores it (src/platform/pix/pix-key.ts); a PDV may have its own. */
+    pixKey: text('pix_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

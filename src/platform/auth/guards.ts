@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
+import type { TenantDb } from '../../db/scopes.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { TenantRef, TenantResolver } from '../tenancy.js';
 import type { JwtSigner } from './jwt.js';
@@ -33,6 +34,8 @@ export type BranchScope = { all: true } | { all: false; branchIds: string[]; pdv
 
 export interface TenantCtx {
   tenantId: string;
+  /** The tenant's database handle: every service call on tenant data goes through it. */
+  db: TenantDb;
   tenant: TenantRef;
   user: Principal;
   role: Role;
@@ -162,6 +165,6 @@ export function installGuards(scope: FastifyInstance, { db, jwt, tenants, member
       const branchId = (req.params as Record<string, string>)[rule.branchParam];
       if (!branchScope.branchIds.includes(branchId)) throw forbidden('You have no access to this branch', 'branch_scope');
     }
-    req.ctx = { tenantId: tenant.id, tenant, user: principal, role, branchScope };
+    req.ctx = { tenantId: tenant.id, db: tenant.db, tenant, user: principal, role, branchScope };
   });
 }

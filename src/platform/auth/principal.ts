@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { TenantDb } from '../../db/scopes.js';
 import { memberships, users, type MemberRole } from '../../db/schema/users.js';
 
 export interface Principal {
@@ -73,7 +74,7 @@ export type MemberLookup = NonNullable<Awaited<ReturnType<typeof loadMember>>>;
  * database round trip on every request. Writes in this process call `forget` and take effect at
  * once; other processes see them within two seconds.
  */
-export function memberCache(db: Db) {
+export function memberCache(tenantDb: (tenantId: string) => TenantDb) {
   const cache = new Map<string, { value: MemberLookup | null; until: number }>();
   const listeners: ((userId: string) => void)[] = [];
   return {
@@ -82,7 +83,7 @@ export function memberCache(db: Db) {
       const now = Date.now();
       const hit = cache.get(key);
       if (hit && hit.until > now) return hit.value;
-      const value = await loadMember(db, userId, tenantId);
+      const value = await tenantDb(tenantId).run((tx) => loadMember(tx.db, userId, tenantId));
       if (cache.size > 50_000) cache.clear();
       cache.set(key, { value, until: now + MEMBER_TTL_MS });
       return value;

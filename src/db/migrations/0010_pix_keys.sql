@@ -1,0 +1,2 @@
+ALTER TABLE "tenants" ADD COLUMN "pix_key" text;--> statement-breakpoint
+ALTER TABLE "pdvs" ADD COLUMN "pix_key" text;

@@ -1,0 +1,261 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/client.js';
+import { BYPASS_USES, TENANT_ROLE, type TenantDb } from '../src/db/scopes.js';
+import { createTestApp, type TestApp } from './app.js';
+import { makeMenuItem, makeModifierGroup, makePdv, makeReservation, makeTable, makeTenantWithTeam } from './factories.js';
+
+/**
+ * Tenant isolation enforced by PostgreSQL (migration 0008, src/db/scopes.ts): the catalog holds every
+ * table to the rule, and real queries through one tenant's handle find nothing of another's.
+ */
+
+/** Tables without a tenant, on purpose: a new one must be added here, or get `tenant_id` and its policy. */
+const SHARED_TABLES = [
+  'tenants', // the tenants themselves (resolved by slug before any tenant is known)
+  'users', // a person may belong to several tenants
+  'refresh_tokens', // a person's sessions
+  'password_reset_tokens', // a person's reset links
+  'rate_limit_hits', // keyed by address or account, across tenants
+  'idempotency_keys', // scoped by a key naming the tenant and route, answered before the handler
+  'socket_io_attachments', // the realtime adapter's own table (PostgreSQL only)
+];
+
+const POLICY = "(tenant_id = (current_setting('app.tenant_id'::text, true))::bpchar)";
+
+let t: TestApp;
+let rows: <T>(db: Db, query: ReturnType<typeof sql>) => Promise<T[]>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  rows = async <T>(db: Db, query: ReturnType<typeof sql>) => {
+    const res = (await db.execute(query)) as unknown as { rows: T[] };
+    return res.rows;
+  };
+});
+afterAll(() => t.close());
+
+interface TableInfo {
+  name: string;
+  hasTenant: boolean;
+  rls: boolean;
+  forced: boolean;
+}
+
+const catalog = () =>
+  t.db.database.owner((db) =>
+    rows<TableInfo>(
+      db,
+      sql`select c.relname as name, c.relrowsecurity as rls, c.relforcerowsecurity as forced,
+            exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped) as "hasTenant"
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`,
+    ),
+  );
+
+async function tenantTables(): Promise<string[]> {
+  return (await catalog()).filter((c) => c.hasTenant).map((c) => c.name);
+}
+
+describe('the catalog', () => {
+  it('has row-level security enabled and forced, with the tenant policy, on every table with tenant_id', async () => {
+    const tables = await catalog();
+    const policies = await t.db.database.owner((db) =>
+      rows<{ table: string; name: string; cmd: string; permissive: string; roles: string[]; qual: string | null; check: string | null }>(
+        db,
+        sql`select tablename as table, policyname as name, cmd, permissive, roles::text[] as roles, qual, with_check as check
+            from pg_policies where schemaname = 'public'`,
+      ),
+    );
+    const withTenant = tables.filter((c) => c.hasTenant);
+    expect(withTenant.length).toBeGreaterThanOrEqual(12);
+    for (const table of withTenant) {
+      expect(table, `${table.name}: row-level security enabled and forced`).toMatchObject({ rls: true, forced: true });
+      const own = policies.filter((p) => p.table === table.name);
+      // One permissive policy for every command and role: another permissive one would widen it.
+      expect(own, `${table.name}: exactly the tenant policy`).toEqual([
+        { table: table.name, name: 'tenant_isolation', cmd: 'ALL', permissive: 'PERMISSIVE', roles: ['public'], qual: POLICY, check: POLICY },
+      ]);
+    }
+    // Every other table is shared on purpose, and listed.
+    expect(tables.filter((c) => !c.hasTenant).map((c) => c.name).sort()).toEqual(
+      SHARED_TABLES.filter((name) => tables.some((c) => c.name === name)).sort(),
+    );
+    expect(tables.map((c) => c.name)).toEqual(expect.arrayContaining(['tenants', 'users', 'refresh_tokens', 'memberships', 'orders']));
+  });
+
+  it('runs tenant work as a role that owns nothing and cannot bypass the policies', async () => {
+    const [role] = await t.db.database.owner((db) =>
+      rows<{ super: boolean; bypass: boolean; login: boolean; owns: number }>(
+        db,
+        sql`select rolsuper as super, rolbypassrls as bypass, rolcanlogin as login,
+              (select count(*)::int from pg_class where relowner = r.oid) as owns
+            from pg_roles r where rolname = ${TENANT_ROLE}`,
+      ),
+    );
+    expect(role).toEqual({ super: false, bypass: false, login: false, owns: 0 });
+    const [shared] = await rows<{ who: string; tenant: string | null }>(t.app.deps.db, sql`select current_user as who, nullif(current_setting('app.tenant_id', true), '') as tenant`);
+    expect(shared).toEqual({ who: TENANT_ROLE, tenant: null });
+    const a = await makeTenantWithTeam(t.app);
+    const [scoped] = await t.app.deps.tenantDb(a.tenant._id).run((tx) =>
+      rows<{ who: string; tenant: string }>(tx.db, sql`select current_user as who, current_setting('app.tenant_id') as tenant`),
+    );
+    expect(scoped).toEqual({ who: TENANT_ROLE, tenant: a.tenant._id });
+    // The setting is the transaction's: gone once it ends, on the same pooled connection or the only PGlite one.
+    const [after] = await rows<{ tenant: string | null }>(t.app.deps.db, sql`select nullif(current_setting('app.tenant_id', true), '') as tenant`);
+    expect(after.tenant).toBeNull();
+  });
+
+  it('refuses, inside a tenant transaction, the shared handle, another scope and the bypass (they would wait for the connection it holds)', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const b = await makeTenantWithTeam(t.app);
+    const inside = (work: () => Promise<unknown>) => t.app.deps.tenantDb(a.tenant._id).run(() => work());
+    // (drizzle wraps a refused statement in its own error, with ours as the cause)
+    const refusedNesting = (e: Error & { cause?: Error }) => /inside the transaction of tenant/.test(`${e.message} ${e.cause?.message ?? ''}`);
+    await expect(inside(() => t.app.deps.db.execute(sql`select 1`))).rejects.toSatisfy(refusedNesting);
+    await expect(inside(() => t.app.deps.tenantDb(b.tenant._id).run(async () => 1))).rejects.toSatisfy(refusedNesting);
+    await expect(inside(() => t.app.deps.bypass('payment-sweep', async () => 1))).rejects.toSatisfy(refusedNesting);
+    // The handle given to the work continues the same transaction instead.
+    expect(await t.app.deps.tenantDb(a.tenant._id).run((tx) => tx.run(async (same) => same === tx))).toBe(true);
+  });
+
+  it('refuses a tenant handle for something that is not a tenant id', () => {
+    expect(() => t.app.deps.tenantDb("x', true), set_config('role', 'postgres")).toThrow(/not a tenant id/);
+  });
+});
+
+/** One row in every tenant table, made the way the product makes them. */
+async function fillTenant() {
+  const team = await makeTenantWithTeam(t.app);
+  const group = await makeModifierGroup(t.app, team.tenant);
+  const item = await makeMenuItem(t.app, team.tenant, { modifierGroupIds: [group._id] });
+  await makeTable(t.app, team.tenant);
+  await makeReservation(t.app, team.tenant);
+  await makePdv(t.app, team.tenant);
+  const order = await t.app.inject({
+    method: 'POST',
+    url: `/t/${team.slug}/orders`,
+    headers: team.staff.headers,
+    payload: {
+      orderType: 'takeout',
+      customerName: 'João',
+      items: [{ menuItem: item._id, quantity: 1, modifiers: [{ groupId: group._id, options: ['Ao ponto'] }] }],
+    },
+  });
+  expect(order.statusCode, order.body).toBe(201);
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: `/t/${team.slug}/orders/${order.json()._id}/process-payment`,
+    headers: team.staff.headers,
+    payload: { method: 'cash', gateway: 'mock' },
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+  return team;
+}
+
+const count = async (db: Db, table: string, where = sql``) =>
+  (await rows<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(table)} ${where}`))[0]!.n;
+
+/** The error PostgreSQL raises when a row breaks the policy. */
+async function refused(work: Promise<unknown>) {
+  const err = (await work.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code?: string; cause?: { code?: string } } | null;
+  expect(err, 'the database refused the write').not.toBeNull();
+  expect(err!.code ?? err!.cause?.code).toBe('42501');
+}
+
+describe('queries through one tenant handle against another tenant', () => {
+  let a: Awaited<ReturnType<typeof fillTenant>>;
+  let b: Awaited<ReturnType<typeof fillTenant>>;
+  let tables: string[];
+  let aDb: TenantDb;
+
+  beforeAll(async () => {
+    a = await fillTenant();
+    b = await fillTenant();
+    tables = await tenantTables();
+    aDb = t.app.deps.tenantDb(a.tenant._id);
+  });
+
+  it('every tenant table holds rows of both tenants (the bypass sees them)', async () => {
+    for (const table of tables) {
+      for (const tenant of [a.tenant, b.tenant]) {
+        const n = await t.db.database.owner((db) => count(db, table, sql`where tenant_id = ${tenant._id}`));
+        expect(n, `${table} has rows of ${tenant.slug}: give it one in fillTenant`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('reads: the handle sees its own rows, none of the other tenant, and the shared handle none at all', async () => {
+    for (const table of tables) {
+      const own = await t.db.database.owner((db) => count(db, table, sql`where tenant_id = ${a.tenant._id}`));
+      expect(await aDb.run((tx) => count(tx.db, table)), `${table}: everything A's handle sees is A's`).toBe(own);
+      expect(await aDb.run((tx) => count(tx.db, table, sql`where tenant_id = ${b.tenant._id}`)), `${table}: B's rows by their tenant id`).toBe(0);
+      expect(await aDb.run((tx) => count(tx.db, table, sql`where tenant_id <> ${a.tenant._id}`)), `${table}: any other tenant's rows`).toBe(0);
+      expect(await count(t.app.deps.db, table), `${table}: the shared handle`).toBe(0);
+    }
+  });
+
+  it("writes: updates and deletes of the other tenant's rows touch nothing; moving or inserting a row into it is refused", async () => {
+    for (const table of tables) {
+      const before = await t.db.database.owner((db) => count(db, table, sql`where tenant_id = ${b.tenant._id}`));
+      const touched = await aDb.run(async (tx) => {
+        const updated = (await tx.db.execute(sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${b.tenant._id}`)) as unknown as {
+          rowCount?: number;
+          affectedRows?: number;
+        };
+        const deleted = (await tx.db.execute(sql`delete from ${sql.identifier(table)} where tenant_id = ${b.tenant._id}`)) as unknown as {
+          rowCount?: number;
+          affectedRows?: number;
+        };
+        return (updated.rowCount ?? updated.affectedRows ?? 0) + (deleted.rowCount ?? deleted.affectedRows ?? 0);
+      });
+      expect(touched, `${table}: rows of B updated or deleted through A's handle`).toBe(0);
+      expect(await t.db.database.owner((db) => count(db, table, sql`where tenant_id = ${b.tenant._id}`)), `${table}: B's rows`).toBe(before);
+
+      // An A row moved to B, and a copy of an A row inserted as B's: the policy's WITH CHECK refuses both.
+      const ident = sql.identifier(table);
+      await refused(aDb.run((tx) => tx.db.execute(sql`update ${ident} set tenant_id = ${b.tenant._id} where tenant_id = ${a.tenant._id}`)));
+      await refused(
+        aDb.run((tx) =>
+          tx.db.execute(sql`insert into ${ident} select (jsonb_populate_record(x, jsonb_build_object('tenant_id', ${b.tenant._id}::text))).* from ${ident} x limit 1`),
+        ),
+      );
+      // Through the shared handle too.
+      await refused(t.app.deps.db.execute(sql`insert into ${ident} select (jsonb_populate_record(null::${ident}, jsonb_build_object('tenant_id', ${b.tenant._id}::text))).*`));
+    }
+  });
+});
+
+describe('the bypass', () => {
+  it('has each use explained in docs/decisions.md, and only the listed uses appear in the code', () => {
+    const decisions = readFileSync(join(import.meta.dirname, '../docs/decisions.md'), 'utf8');
+    for (const use of BYPASS_USES) expect(decisions, `docs/decisions.md names the bypass use ${use}`).toContain(`\`${use}\``);
+    const used = new Set<string>();
+    for (const file of sourceFiles(join(import.meta.dirname, '../src'))) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/bypass\(\s*'([^']+)'/g)) used.add(m[1]!);
+    }
+    expect([...used].sort()).toEqual([...BYPASS_USES].sort());
+  });
+
+  it('is the only way out of a tenant scope: no module sets the role or the tenant setting itself', () => {
+    const allowed = new Set(['db/scopes.ts', 'db/client.ts']);
+    for (const file of sourceFiles(join(import.meta.dirname, '../src'))) {
+      const rel = file.slice(file.indexOf('/src/') + 5);
+      if (allowed.has(rel) || rel.endsWith('.test.ts') || rel.startsWith('db/migrations/')) continue;
+      const text = readFileSync(file, 'utf8');
+      expect(text, `${rel} changes the role or app.tenant_id`).not.toMatch(/set_config|set\s+(local\s+)?role|app\.tenant_id|reset\s+role/i);
+    }
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
