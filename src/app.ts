@@ -19,6 +19,7 @@ import { authModule } from './modules/auth/index.js';
 import { branchesModule } from './modules/branches/index.js';
 import { menuModule } from './modules/menu/index.js';
 import { ordersModule } from './modules/orders/index.js';
+import { paymentsModule } from './modules/payments/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { tablesModule } from './modules/tables/index.js';
 import { tenantsModule } from './modules/tenants/index.js';
@@ -65,7 +66,17 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
  * The business modules (`src/modules/<name>/index.ts`). Their services are built in dependency order,
  * their routes mounted in this order, their jobs and schedules registered (`platform/module.ts`).
  */
-export const MODULES = [authModule, tenantsModule, usersModule, branchesModule, menuModule, tablesModule, reservationsModule, ordersModule] as const;
+export const MODULES = [
+  authModule,
+  tenantsModule,
+  usersModule,
+  branchesModule,
+  menuModule,
+  tablesModule,
+  reservationsModule,
+  ordersModule,
+  paymentsModule,
+] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */
 export type Services = ServicesOf<typeof MODULES> & { rateLimits: RateLimiter; idempotency: Idempotency };
@@ -93,11 +104,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (config.role !== 'worker') realtime.attach(app.server);
   const deps: Deps = {
     db: database.db,
+    tenantDb: (tenantId) => database.tenant(tenantId),
+    bypass: database.bypass,
     config,
     clock,
     jwt,
-    tenants: tenantResolver(database.db),
-    members: memberCache(database.db),
+    tenants: tenantResolver(database.db, database.tenant),
+    members: memberCache(database.tenant),
     log: app.log,
     jobs,
     realtime,
@@ -121,9 +134,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     void jobs.stopWorkers();
   });
   app.addHook('onClose', async () => {
+    // Each step logged (debug), so a shutdown that runs over its 20 s shows where it waited.
     await jobs.stop();
+    app.log.debug('shutdown: job queue stopped');
     await realtime.close();
+    app.log.debug('shutdown: realtime closed');
     await integrations.close();
+    app.log.debug('shutdown: integrations closed');
     await deps.mail.close();
   });
 

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.js';
-import { openPglite, openPostgres, type Database } from '../../db/client.js';
-import { manualClock } from '../../platform/clock.js';
-import { memoryMailer } from '../../platform/mail.js';
-import { createTestDatabase, testConfig, type TestDatabase } from '../../../test/app.js';
+import type { App } from '../../app.js';
+import { createRestartableApp, type RestartableApp } from '../../../test/app.js';
 import { makeUser, PASSWORD } from '../../../test/factories.js';
 import { PASSWORD_RESET_MAIL_JOB, REFRESH_REUSE_GRACE_MS, RESET_TOKEN_MINUTES } from './auth.service.js';
 
@@ -12,35 +9,22 @@ import { PASSWORD_RESET_MAIL_JOB, REFRESH_REUSE_GRACE_MS, RESET_TOKEN_MINUTES } 
  * the API offers on them, twice, at once, and after a restart of the service on the same database
  * (new process state: caches, member cache, in-memory simulators; same rows and same keys).
  */
-const clock = manualClock();
-const mail = memoryMailer();
-let tdb: TestDatabase;
-let database: Database;
+let r: RestartableApp;
 let app: App;
-
-async function start() {
-  app = await buildApp({ database, config: testConfig(), clock, logger: false, jobs: { workers: false, poolSize: 2 }, mailer: mail });
-  await app.ready();
-}
+let clock: RestartableApp['clock'];
+let mail: RestartableApp['mail'];
 
 /** Stops the app and closes the database connection, then opens both again, as a new process would. */
 async function restart() {
-  await app.close();
-  await database.close();
-  database = tdb.url ? await openPostgres(tdb.url, { migrate: false }) : await openPglite(tdb.dir!, { migrate: false });
-  await start();
+  await r.restart();
+  app = r.app;
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  database = tdb.database;
-  await start();
+  r = await createRestartableApp();
+  ({ app, clock, mail } = r);
 });
-afterAll(async () => {
-  await app.close();
-  await database.close();
-  await tdb.drop();
-});
+afterAll(() => r.close());
 
 const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload });
 const refresh = (refreshToken: string) => post('/auth/refresh', { refreshToken });

@@ -22,6 +22,15 @@ export async function findPdv(db: Db, tenantId: string, idOrSlug: string) {
   return row ?? null;
 }
 
+/** The tenant's active PDV whose card terminal has this serial, or null. */
+export async function findPdvByTerminal(db: Db, tenantId: string, serial: string) {
+  const [row] = await db
+    .select()
+    .from(pdvs)
+    .where(and(eq(pdvs.tenantId, tenantId), eq(pdvs.gatewayATerminalSerial, serial), eq(pdvs.active, true)));
+  return row ?? null;
+}
+
 export function listPdvs(db: Db, tenantId: string) {
   return db.select().from(pdvs).where(eq(pdvs.tenantId, tenantId)).orderBy(asc(pdvs.slug));
 }

@@ -1,7 +1,8 @@
 import { newId } from '../../db/ids.js';
-import type { Db } from '../../db/client.js';
 import type { pdvs } from '../../db/schema/branches.js';
+import type { TenantDb } from '../../db/scopes.js';
 import type { BranchScope } from '../../platform/auth/guards.js';
+import { parsePixKey } from '../../platform/pix/pix-key.js';
 import type { Deps } from '../../platform/deps.js';
 import { Invalid } from '../../platform/domain-errors.js';
 import * as q from './branches.queries.js';
@@ -14,6 +15,8 @@ export interface PdvView {
   active: boolean;
   branch: string;
   gatewayATerminalSerial: string | null;
+  /** Its own PIX key, instead of the tenant's; null to use the tenant's. */
+  pixKey: string | null;
 }
 
 function toPdvView(row: typeof pdvs.$inferSelect): PdvView {
@@ -25,52 +28,66 @@ function toPdvView(row: typeof pdvs.$inferSelect): PdvView {
     active: row.active,
     branch: row.branchId,
     gatewayATerminalSerial: row.gatewayATerminalSerial,
+    pixKey: row.pixKey,
   };
 }
 
 /**
  * Branches and points of sale. Their HTTP routes come with the branches issue; orders need the
- * records now (an order names the PDV it came from, a card terminal hangs off a PDV).
+ * records now (an order names the PDV it came from, a card terminal hangs off a PDV). Every method
+ * takes the tenant's handle; given a caller's `TenantTx`, it runs in the caller's transaction.
  */
-export function branchesService({ db }: Deps) {
+export function branchesService(_deps: Deps) {
   return {
-    async createBranch(tenantId: string, input: { name: string; slug: string; isHQ?: boolean; city?: string; state?: string }) {
-      return q.insertBranch(db, { tenantId, id: newId(), ...input });
+    createBranch: (t: TenantDb, input: { name: string; slug: string; isHQ?: boolean; city?: string; state?: string }) =>
+      t.run((tx) => q.insertBranch(tx.db, { tenantId: tx.tenantId, id: newId(), ...input })),
+
+    createPdv: (
+      t: TenantDb,
+      input: { branchId: string; name: string; slug: string; serviceMode?: string; gatewayATerminalSerial?: string | null; pixKey?: string | null },
+    ) => {
+      const pixKey = input.pixKey ? parsePixKey(input.pixKey)?.key : input.pixKey;
+      if (input.pixKey && !pixKey) throw new Invalid('pixKey', 'is not a PIX key');
+      return t.run((tx) => q.insertPdv(tx.db, { tenantId: tx.tenantId, id: newId(), ...input, pixKey }));
     },
-    async createPdv(
-      tenantId: string,
-      input: { branchId: string; name: string; slug: string; serviceMode?: string; gatewayATerminalSerial?: string | null },
-    ) {
-      return q.insertPdv(db, { tenantId, id: newId(), ...input });
-    },
+
     /** An active or inactive PDV of the tenant, by id or slug; null when unknown. */
-    async findPdv(tenantId: string, idOrSlug: string, exec: Db = db): Promise<(PdvView & { active: boolean }) | null> {
-      const row = await q.findPdv(exec, tenantId, idOrSlug);
-      return row ? toPdvView(row) : null;
-    },
+    findPdv: (t: TenantDb, idOrSlug: string): Promise<(PdvView & { active: boolean }) | null> =>
+      t.run(async (tx) => {
+        const row = await q.findPdv(tx.db, tx.tenantId, idOrSlug);
+        return row ? toPdvView(row) : null;
+      }),
+
+    /** The tenant's active PDV holding the card terminal `serial`, or null (a terminal serial of another tenant is unknown here). */
+    findPdvByTerminal: (t: TenantDb, serial: string): Promise<PdvView | null> =>
+      t.run(async (tx) => {
+        const row = await q.findPdvByTerminal(tx.db, tx.tenantId, serial);
+        return row ? toPdvView(row) : null;
+      }),
+
     /** Every PDV of the tenant, active or not, by slug. */
-    async listPdvs(tenantId: string): Promise<PdvView[]> {
-      return (await q.listPdvs(db, tenantId)).map(toPdvView);
-    },
+    listPdvs: (t: TenantDb): Promise<PdvView[]> => t.run(async (tx) => (await q.listPdvs(tx.db, tx.tenantId)).map(toPdvView)),
+
+    /** Throws `Invalid` naming the field when an assignment names a PDV or branch this tenant does not have. */
+    checkAssignments: (t: TenantDb, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }) =>
+      t.run(async (tx) => {
+        for (const [field, ids, existing] of [
+          ['assignedPdvIds', input.assignedPdvIds ?? [], q.existingPdvIds] as const,
+          ['assignedBranchIds', input.assignedBranchIds ?? [], q.existingBranchIds] as const,
+        ]) {
+          const found = new Set(await existing(tx.db, tx.tenantId, ids));
+          const missing = ids.find((id) => !found.has(id));
+          if (missing) throw new Invalid(field, `unknown ${field === 'assignedPdvIds' ? 'PDV' : 'branch'} ${missing}`);
+        }
+      }),
+
     /**
      * The PDVs a scoped user may act on: staff their assigned PDVs, a branch manager every PDV of
      * their branches. Null means no restriction.
      */
-    /** Throws `Invalid` naming the field when an assignment names a PDV or branch this tenant does not have. */
-    async checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }) {
-      for (const [field, ids, existing] of [
-        ['assignedPdvIds', input.assignedPdvIds ?? [], q.existingPdvIds] as const,
-        ['assignedBranchIds', input.assignedBranchIds ?? [], q.existingBranchIds] as const,
-      ]) {
-        const found = new Set(await existing(db, tenantId, ids));
-        const missing = ids.find((id) => !found.has(id));
-        if (missing) throw new Invalid(field, `unknown ${field === 'assignedPdvIds' ? 'PDV' : 'branch'} ${missing}`);
-      }
-    },
-
-    async pdvScope(tenantId: string, scope: BranchScope): Promise<string[] | null> {
+    async pdvScope(t: TenantDb, scope: BranchScope): Promise<string[] | null> {
       if (scope.all) return null;
-      const ofBranches = await q.pdvIdsOfBranches(db, tenantId, scope.branchIds);
+      const ofBranches = await t.run((tx) => q.pdvIdsOfBranches(tx.db, tx.tenantId, scope.branchIds));
       return [...new Set([...scope.pdvIds, ...ofBranches])];
     },
   };

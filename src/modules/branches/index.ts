@@ -10,5 +10,5 @@ export const branchesModule = defineModule({
   name: 'branches',
   tables: [branches, pdvs],
   services: (deps) => ({ branches: branchesService(deps) }),
-  demoSeed: (services, demo) => seedDemoBranches(services.branches, demo.tenant.id),
+  demoSeed: (services, demo) => seedDemoBranches(services.branches, demo.tenant.db),
 });

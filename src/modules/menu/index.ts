@@ -12,5 +12,5 @@ export const menuModule = defineModule({
   tables: [menuCategories, menuItems, modifierGroups, menuItemModifierGroups, menuVersions],
   services: (deps) => ({ menu: menuService(deps) }),
   routes: (app, services) => menuRoutes(app, services),
-  demoSeed: (services, demo) => seedDemoMenu(services.menu, demo.tenant.id),
+  demoSeed: (services, demo) => seedDemoMenu(services.menu, demo.tenant.db),
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { buildApp, type App } from '../../app.js';
 import { menuVersions } from '../../db/schema/menu.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/app.js';
@@ -90,10 +90,16 @@ describe('public menu caching', () => {
       const group = await makeModifierGroup(t.app, team.tenant, { name: `Ponto do ${label}` });
       await makeMenuItem(t.app, team.tenant, { name: `Só do ${label}`, category: category._id, modifierGroupIds: [group._id] });
     }
-    const versions = await t.app.deps.db
-      .select({ tenantId: menuVersions.tenantId, version: menuVersions.version })
-      .from(menuVersions)
-      .where(inArray(menuVersions.tenantId, [a.tenant._id, b.tenant._id]));
+    // Each tenant's version, read with its own handle (the shared handle sees no tenant rows).
+    const versions = (
+      await Promise.all(
+        [a.tenant._id, b.tenant._id].map((id) =>
+          t.app.deps.tenantDb(id).run((tx) =>
+            tx.db.select({ tenantId: menuVersions.tenantId, version: menuVersions.version }).from(menuVersions).where(eq(menuVersions.tenantId, id)),
+          ),
+        ),
+      )
+    ).flat();
     expect(versions).toHaveLength(2);
     expect(versions[0].version).toBeGreaterThan(0);
     expect(versions[1].version).toBe(versions[0].version);

@@ -11,7 +11,7 @@ afterAll(() => t.close());
 
 describe('demo tenant', () => {
   it('shows a Brazilian menu, 10 tables and a few reservations through the routes', async () => {
-    const logins = await seedFirstStart(t.app.deps.db, t.app.services, testConfig({ seedDemo: true }), { DEMO_PASSWORD: 'demo-password-123' });
+    const logins = await seedFirstStart(t.app.deps.tenantDb, t.app.services, testConfig({ seedDemo: true }), { DEMO_PASSWORD: 'demo-password-123' });
     const admin = logins.find((l) => l.who === 'demo admin')!;
 
     const categories = (await t.app.inject({ url: '/t/demo/menu/categories' })).json();

@@ -1,3 +1,4 @@
+import type { TenantDb } from '../../db/scopes.js';
 import type { MenuService } from './menu.service.js';
 
 type DemoItem = [name: string, description: string, priceCents: number, minutes: number, allergens: string[], groups?: ('ponto' | 'acompanhamento' | 'adicionais')[], available?: boolean];
@@ -74,9 +75,9 @@ const MENU: { category: string; items: DemoItem[] }[] = [
 ];
 
 /** Fills a tenant's menu with the demo data; returns how much was created. */
-export async function seedDemoMenu(menu: MenuService, tenantId: string) {
+export async function seedDemoMenu(menu: MenuService, t: TenantDb) {
   const groups = {
-    ponto: await menu.createGroup(tenantId, {
+    ponto: await menu.createGroup(t, {
       name: 'Ponto da carne',
       description: 'Como você prefere a sua carne?',
       type: 'single',
@@ -89,7 +90,7 @@ export async function seedDemoMenu(menu: MenuService, tenantId: string) {
         { name: 'Bem passada' },
       ],
     }),
-    acompanhamento: await menu.createGroup(tenantId, {
+    acompanhamento: await menu.createGroup(t, {
       name: 'Acompanhamento',
       description: 'Escolha um acompanhamento',
       type: 'single',
@@ -102,7 +103,7 @@ export async function seedDemoMenu(menu: MenuService, tenantId: string) {
         { name: 'Mandioca cozida' },
       ],
     }),
-    adicionais: await menu.createGroup(tenantId, {
+    adicionais: await menu.createGroup(t, {
       name: 'Adicionais',
       description: 'Turbine o seu prato (até 3)',
       type: 'multiple',
@@ -119,9 +120,9 @@ export async function seedDemoMenu(menu: MenuService, tenantId: string) {
   };
   let items = 0;
   for (const [order, section] of MENU.entries()) {
-    const category = await menu.createCategory(tenantId, { name: section.category, order: (order + 1) * 10 });
+    const category = await menu.createCategory(t, { name: section.category, order: (order + 1) * 10 });
     for (const [name, description, price, preparationTime, allergens, groupNames = [], isAvailable = true] of section.items) {
-      await menu.createItem(tenantId, {
+      await menu.createItem(t, {
         name,
         description,
         price,

@@ -71,7 +71,8 @@ describe('modifier groups: create and list', () => {
     }
     // Schema-level limits.
     for (const [payload, field] of [
-      [{ type: 'single', options: [{ name: 'A', priceAdjustment: -100 }] }, 'body.options.0.priceAdjustment'],
+      // A negative adjustment lowers the price (half portion), within the price bounds.
+      [{ type: 'single', options: [{ name: 'A', priceAdjustment: -10_000_001 }] }, 'body.options.0.priceAdjustment'],
       [{ type: 'single', options: [{ name: 'A', priceAdjustment: 1.5 }] }, 'body.options.0.priceAdjustment'],
       [{ type: 'single', options: [] }, 'body.options'],
       [{ type: 'radio', options: threeOptions }, 'body.type'],
@@ -168,7 +169,7 @@ describe('modifier groups: update and delete', () => {
         { method: 'PUT', path: `/t/:slug/menu/modifier-groups/${g._id}`, payload: { name: 'Hacked' } },
         { method: 'DELETE', path: `/t/:slug/menu/modifier-groups/${g._id}` },
       ],
-      snapshot: () => t.app.services.menu.listGroups(owner.tenant._id),
+      snapshot: () => t.app.services.menu.listGroups(t.app.deps.tenantDb(owner.tenant._id)),
     });
     expect((await t.app.inject({ url: `/t/${outsider.slug}/menu/modifier-groups` })).json()).toEqual([]);
   });

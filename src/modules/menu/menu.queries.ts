@@ -16,17 +16,18 @@ const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true
 
 // ---- version
 
-/** The tenant's menu version as a prepared statement: it runs on every public menu read. */
-export function menuVersionReader(db: Db): (tenantId: string) => Promise<number> {
-  const stmt = db
+/**
+ * The tenant's menu version. It runs on every public menu read, so it is a named statement: on
+ * PostgreSQL each pooled connection parses it once.
+ */
+export async function menuVersion(db: Db, tenantId: string): Promise<number> {
+  const [row] = await db
     .select({ v: menuVersions.version })
     .from(menuVersions)
     .where(eq(menuVersions.tenantId, sql.placeholder('tenantId')))
-    .prepare('menu_version');
-  return async (tenantId) => {
-    const [row] = await stmt.execute({ tenantId });
-    return row?.v ?? 0;
-  };
+    .prepare('menu_version')
+    .execute({ tenantId });
+  return row?.v ?? 0;
 }
 
 /**

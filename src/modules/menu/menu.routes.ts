@@ -46,7 +46,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: cachedOk(Type.Array(MenuCategory), 'active categories'), 304: NotModified }, [400, 403, 404]),
     },
     config: { auth: publicRead },
-    handler: async (req, reply) => sendCached(req, reply, await menu.publicCategories(tenantOf(req).id), PUBLIC_MENU_CACHE_CONTROL),
+    handler: async (req, reply) => sendCached(req, reply, await menu.publicCategories(tenantOf(req).db), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   app.get('/t/:slug/menu/items', {
@@ -61,7 +61,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
     },
     config: { auth: publicRead },
     handler: async (req, reply) =>
-      sendCached(req, reply, await menu.publicItems(tenantOf(req).id, req.query.category), PUBLIC_MENU_CACHE_CONTROL),
+      sendCached(req, reply, await menu.publicItems(tenantOf(req).db, req.query.category), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   app.get('/t/:slug/menu/items/:id', {
@@ -75,7 +75,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
     },
     config: { auth: publicRead },
     handler: async (req, reply) =>
-      sendCached(req, reply, await menu.publicItem(tenantOf(req).id, req.params.id), PUBLIC_MENU_CACHE_CONTROL),
+      sendCached(req, reply, await menu.publicItem(tenantOf(req).db, req.params.id), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   app.get('/t/:slug/menu/modifier-groups', {
@@ -88,7 +88,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: cachedOk(Type.Array(ModifierGroup), 'modifier groups'), 304: NotModified }, [400, 403, 404]),
     },
     config: { auth: publicRead },
-    handler: async (req, reply) => sendCached(req, reply, await menu.publicGroups(tenantOf(req).id), PUBLIC_MENU_CACHE_CONTROL),
+    handler: async (req, reply) => sendCached(req, reply, await menu.publicGroups(tenantOf(req).db), PUBLIC_MENU_CACHE_CONTROL),
   });
 
   // ---- panel reads: everything, hidden records included
@@ -100,7 +100,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       params: TenantParams,
       response: withErrors({ 200: Type.Array(MenuCategory) }),
     },
-    handler: (req) => menu.listCategories(ctxOf(req).tenantId),
+    handler: (req) => menu.listCategories(ctxOf(req).db),
   });
 
   app.get('/t/:slug/admin/menu/items', {
@@ -111,7 +111,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       querystring: AdminItemsQuery,
       response: withErrors({ 200: Type.Array(MenuItem) }),
     },
-    handler: (req) => menu.listItems(ctxOf(req).tenantId, req.query),
+    handler: (req) => menu.listItems(ctxOf(req).db, req.query),
   });
 
   // ---- categories
@@ -125,7 +125,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 201: MenuCategory }),
     },
     config: { auth: menuEditors },
-    handler: async (req, reply) => reply.code(201).send(await menu.createCategory(ctxOf(req).tenantId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await menu.createCategory(ctxOf(req).db, req.body)),
   });
 
   app.put('/t/:slug/menu/categories/:id', {
@@ -137,7 +137,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: MenuCategory }),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.updateCategory(ctxOf(req).tenantId, req.params.id, req.body),
+    handler: (req) => menu.updateCategory(ctxOf(req).db, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/menu/categories/:id', {
@@ -148,7 +148,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: Deleted }, [400, 401, 403, 404, 409]),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.deleteCategory(ctxOf(req).tenantId, req.params.id),
+    handler: (req) => menu.deleteCategory(ctxOf(req).db, req.params.id),
   });
 
   // ---- items
@@ -162,7 +162,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 201: MenuItem }),
     },
     config: { auth: admin },
-    handler: async (req, reply) => reply.code(201).send(await menu.createItem(ctxOf(req).tenantId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await menu.createItem(ctxOf(req).db, req.body)),
   });
 
   app.put('/t/:slug/menu/items/:id', {
@@ -174,7 +174,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: MenuItem }),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.updateItem(ctxOf(req).tenantId, req.params.id, req.body),
+    handler: (req) => menu.updateItem(ctxOf(req).db, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/menu/items/:id', {
@@ -185,7 +185,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: Deleted }),
     },
     config: { auth: menuEditors },
-    handler: (req) => menu.deleteItem(ctxOf(req).tenantId, req.params.id),
+    handler: (req) => menu.deleteItem(ctxOf(req).db, req.params.id),
   });
 
   // ---- modifier groups
@@ -199,7 +199,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 201: ModifierGroup }),
     },
     config: { auth: admin },
-    handler: async (req, reply) => reply.code(201).send(await menu.createGroup(ctxOf(req).tenantId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await menu.createGroup(ctxOf(req).db, req.body)),
   });
 
   app.put('/t/:slug/menu/modifier-groups/:id', {
@@ -211,7 +211,7 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: ModifierGroup }),
     },
     config: { auth: admin },
-    handler: (req) => menu.updateGroup(ctxOf(req).tenantId, req.params.id, req.body),
+    handler: (req) => menu.updateGroup(ctxOf(req).db, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/menu/modifier-groups/:id', {
@@ -222,6 +222,6 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       response: withErrors({ 200: Deleted }),
     },
     config: { auth: admin },
-    handler: (req) => menu.deleteGroup(ctxOf(req).tenantId, req.params.id),
+    handler: (req) => menu.deleteGroup(ctxOf(req).db, req.params.id),
   });
 }

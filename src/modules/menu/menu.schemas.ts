@@ -66,7 +66,11 @@ export const ModifierGroup = Type.Object(
 const OptionBody = Body({
   name: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
   priceAdjustment: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: MAX_PRICE_CENTS, description: 'integer cents, never negative; default 0' }),
+    Type.Integer({
+      minimum: -MAX_PRICE_CENTS,
+      maximum: MAX_PRICE_CENTS,
+      description: 'integer cents added to the item price; negative lowers it ("meia porção"), a line never goes below 0; default 0',
+    }),
   ),
   isDefault: Type.Optional(Type.Boolean({ description: 'default false' })),
   available: Type.Optional(Type.Boolean({ description: 'default true' })),

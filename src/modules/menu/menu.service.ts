@@ -1,5 +1,6 @@
 import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
+import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { MenuCategoryRow, ModifierGroupRow, ModifierOption } from '../../db/schema/menu.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
@@ -90,23 +91,29 @@ export const PUBLIC_MENU_CACHE_CONTROL = 'public, max-age=60';
 
 const dedupe = (values: string[]) => [...new Set(values.map((v) => v.trim()))];
 
-export function menuService({ db }: Deps) {
+export function menuService({ tenantDb }: Deps) {
   const cache = versionedBodyCache();
-  /** Checked on every public read; simultaneous reads share a round trip that started after they arrived. */
-  const currentVersion = freshReadCoalescer(q.menuVersionReader(db));
+  /**
+   * Checked on every public read; simultaneous reads of one tenant share a round trip (its own short
+   * transaction bound to that tenant) that started after they arrived.
+   */
+  const currentVersion = freshReadCoalescer((tenantId) => tenantDb(tenantId).run((tx) => q.menuVersion(tx.db, tx.tenantId)));
 
-  /** The cached body of a public read, rebuilt only when the tenant's menu version moved. */
-  async function cached(tenantId: string, key: string, build: () => Promise<unknown>): Promise<CachedBody> {
+  /**
+   * The cached body of a public read, rebuilt only when the tenant's menu version moved. For routes:
+   * not inside a transaction that writes the menu (its version is read in a transaction of its own).
+   */
+  async function cached(t: TenantDb, key: string, build: (tx: TenantTx) => Promise<unknown>): Promise<CachedBody> {
     // Version first, data second: a body is never older than the version it is filed under.
-    const version = await currentVersion(tenantId);
-    const k = `${tenantId}:${key}`;
-    return cache.get(k, version) ?? cache.set(k, version, await build());
+    const version = await currentVersion(t.tenantId);
+    const k = `${t.tenantId}:${key}`;
+    return cache.get(k, version) ?? cache.set(k, version, await t.run(build));
   }
 
-  /** Runs a menu write in one transaction that also bumps the tenant's menu version. */
-  function write<T>(tenantId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
-    return db.transaction(async (tx) => {
-      await q.bumpVersion(tx, tenantId);
+  /** Runs a menu write in the tenant's transaction (the caller's, given a `TenantTx`), bumping its menu version first. */
+  function write<T>(t: TenantDb, fn: (tx: TenantTx) => Promise<T>): Promise<T> {
+    return t.run(async (tx) => {
+      await q.bumpVersion(tx.db, tx.tenantId);
       return fn(tx);
     });
   }
@@ -146,55 +153,55 @@ export function menuService({ db }: Deps) {
   return {
     // ---- public reads (cached bodies with ETags)
 
-    publicCategories(tenantId: string) {
-      return cached(tenantId, 'categories', async () =>
-        (await q.listCategories(db, tenantId, { activeOnly: true })).map(toCategoryView),
+    publicCategories(t: TenantDb) {
+      return cached(t, 'categories', async (tx) =>
+        (await q.listCategories(tx.db, tx.tenantId, { activeOnly: true })).map(toCategoryView),
       );
     },
 
-    publicItems(tenantId: string, categoryId?: string) {
-      return cached(tenantId, `items:${categoryId ?? '*'}`, async () =>
-        (await q.listItems(db, tenantId, { publicOnly: true, categoryId })).map(toItemView),
+    publicItems(t: TenantDb, categoryId?: string) {
+      return cached(t, `items:${categoryId ?? '*'}`, async (tx) =>
+        (await q.listItems(tx.db, tx.tenantId, { publicOnly: true, categoryId })).map(toItemView),
       );
     },
 
     /** Item detail for customers: visible while the item and its category are active (unavailable ones say so). */
-    publicItem(tenantId: string, id: string) {
-      return cached(tenantId, `item:${id}`, async (): Promise<MenuItemDetailView> => {
-        const row = await q.findItem(db, tenantId, id);
-        if (!row || !(await q.isItemPublic(db, tenantId, id))) throw new NotFound('Menu item');
-        return { ...toItemView(row), variations: await expandGroups(db, tenantId, row.modifierGroupIds), bom: null };
+    publicItem(t: TenantDb, id: string) {
+      return cached(t, `item:${id}`, async (tx): Promise<MenuItemDetailView> => {
+        const row = await q.findItem(tx.db, tx.tenantId, id);
+        if (!row || !(await q.isItemPublic(tx.db, tx.tenantId, id))) throw new NotFound('Menu item');
+        return { ...toItemView(row), variations: await expandGroups(tx.db, tx.tenantId, row.modifierGroupIds), bom: null };
       });
     },
 
-    publicGroups(tenantId: string) {
-      return cached(tenantId, 'groups', async () => (await q.listGroups(db, tenantId)).map(toGroupView));
+    publicGroups(t: TenantDb) {
+      return cached(t, 'groups', async (tx) => (await q.listGroups(tx.db, tx.tenantId)).map(toGroupView));
     },
 
     // ---- panel reads
 
-    async listCategories(tenantId: string): Promise<CategoryView[]> {
-      return (await q.listCategories(db, tenantId, { activeOnly: false })).map(toCategoryView);
-    },
+    listCategories: (t: TenantDb): Promise<CategoryView[]> =>
+      t.run(async (tx) => (await q.listCategories(tx.db, tx.tenantId, { activeOnly: false })).map(toCategoryView)),
 
-    async listItems(tenantId: string, filter: AdminItemsFilter = {}): Promise<MenuItemView[]> {
-      const rows = await q.listItems(db, tenantId, {
-        categoryId: filter.category,
-        isAvailable: filter.isAvailable,
-        isActive: filter.isActive,
-      });
-      return rows.map(toItemView);
-    },
+    listItems: (t: TenantDb, filter: AdminItemsFilter = {}): Promise<MenuItemView[]> =>
+      t.run(async (tx) => {
+        const rows = await q.listItems(tx.db, tx.tenantId, {
+          categoryId: filter.category,
+          isAvailable: filter.isAvailable,
+          isActive: filter.isActive,
+        });
+        return rows.map(toItemView);
+      }),
 
-    getItem: (tenantId: string, id: string) => itemView(db, tenantId, id),
+    getItem: (t: TenantDb, id: string) => t.run((tx) => itemView(tx.db, tx.tenantId, id)),
 
     // ---- categories
 
-    createCategory(tenantId: string, input: CreateCategoryInput): Promise<CategoryView> {
-      return write(tenantId, async (tx) =>
+    createCategory(t: TenantDb, input: CreateCategoryInput): Promise<CategoryView> {
+      return write(t, async (tx) =>
         toCategoryView(
-          await q.insertCategory(tx, {
-            tenantId,
+          await q.insertCategory(tx.db, {
+            tenantId: tx.tenantId,
             id: newId(),
             name: input.name.trim(),
             order: input.order ?? 0,
@@ -204,19 +211,19 @@ export function menuService({ db }: Deps) {
       );
     },
 
-    updateCategory(tenantId: string, id: string, input: UpdateCategoryInput): Promise<CategoryView> {
-      return write(tenantId, async (tx) => {
-        const row = await q.updateCategory(tx, tenantId, id, { ...input, ...(input.name ? { name: input.name.trim() } : {}) });
+    updateCategory(t: TenantDb, id: string, input: UpdateCategoryInput): Promise<CategoryView> {
+      return write(t, async (tx) => {
+        const row = await q.updateCategory(tx.db, tx.tenantId, id, { ...input, ...(input.name ? { name: input.name.trim() } : {}) });
         if (!row) throw new NotFound('Category');
         return toCategoryView(row);
       });
     },
 
     /** A `Conflict` while live items are in the category; deleted items let go of it. */
-    deleteCategory(tenantId: string, id: string) {
-      return write(tenantId, async (tx) => {
-        if (!(await q.findCategory(tx, tenantId, id))) throw new NotFound('Category');
-        const items = await q.countLiveItemsInCategory(tx, tenantId, id);
+    deleteCategory(t: TenantDb, id: string) {
+      return write(t, async (tx) => {
+        if (!(await q.findCategory(tx.db, tx.tenantId, id))) throw new NotFound('Category');
+        const items = await q.countLiveItemsInCategory(tx.db, tx.tenantId, id);
         if (items > 0) {
           throw new Conflict(
             `Category still has ${items} item${items > 1 ? 's' : ''}; move or delete ${items > 1 ? 'them' : 'it'} first`,
@@ -224,22 +231,22 @@ export function menuService({ db }: Deps) {
             [{ field: 'items', message: String(items) }],
           );
         }
-        await q.detachDeletedItemsFromCategory(tx, tenantId, id);
-        await q.deleteCategory(tx, tenantId, id);
+        await q.detachDeletedItemsFromCategory(tx.db, tx.tenantId, id);
+        await q.deleteCategory(tx.db, tx.tenantId, id);
         return { deleted: true };
       });
     },
 
     // ---- items
 
-    createItem(tenantId: string, input: CreateItemInput): Promise<MenuItemView> {
-      return write(tenantId, async (tx) => {
-        await checkCategory(tx, tenantId, input.category);
+    createItem(t: TenantDb, input: CreateItemInput): Promise<MenuItemView> {
+      return write(t, async (tx) => {
+        await checkCategory(tx.db, tx.tenantId, input.category);
         const groupIds = input.modifierGroupIds ?? [];
-        await checkGroups(tx, tenantId, groupIds);
+        await checkGroups(tx.db, tx.tenantId, groupIds);
         const id = newId();
-        await q.insertItem(tx, {
-          tenantId,
+        await q.insertItem(tx.db, {
+          tenantId: tx.tenantId,
           id,
           categoryId: input.category,
           name: input.name.trim(),
@@ -250,47 +257,47 @@ export function menuService({ db }: Deps) {
           isActive: input.isActive ?? true,
           allergens: dedupe(input.allergens ?? []),
         });
-        await q.setItemGroups(tx, tenantId, id, groupIds);
-        return itemView(tx, tenantId, id);
+        await q.setItemGroups(tx.db, tx.tenantId, id, groupIds);
+        return itemView(tx.db, tx.tenantId, id);
       });
     },
 
-    updateItem(tenantId: string, id: string, input: UpdateItemInput): Promise<MenuItemView> {
-      return write(tenantId, async (tx) => {
-        if (!(await q.findItem(tx, tenantId, id))) throw new NotFound('Menu item');
-        if (input.category !== undefined) await checkCategory(tx, tenantId, input.category);
-        if (input.modifierGroupIds !== undefined) await checkGroups(tx, tenantId, input.modifierGroupIds);
+    updateItem(t: TenantDb, id: string, input: UpdateItemInput): Promise<MenuItemView> {
+      return write(t, async (tx) => {
+        if (!(await q.findItem(tx.db, tx.tenantId, id))) throw new NotFound('Menu item');
+        if (input.category !== undefined) await checkCategory(tx.db, tx.tenantId, input.category);
+        if (input.modifierGroupIds !== undefined) await checkGroups(tx.db, tx.tenantId, input.modifierGroupIds);
         const { category, modifierGroupIds, allergens, name, ...rest } = input;
-        await q.updateItem(tx, tenantId, id, {
+        await q.updateItem(tx.db, tx.tenantId, id, {
           ...rest,
           ...(name !== undefined ? { name: name.trim() } : {}),
           ...(category !== undefined ? { categoryId: category } : {}),
           ...(allergens !== undefined ? { allergens: dedupe(allergens) } : {}),
         });
-        if (modifierGroupIds !== undefined) await q.setItemGroups(tx, tenantId, id, modifierGroupIds);
-        return itemView(tx, tenantId, id);
+        if (modifierGroupIds !== undefined) await q.setItemGroups(tx.db, tx.tenantId, id, modifierGroupIds);
+        return itemView(tx.db, tx.tenantId, id);
       });
     },
 
     /** Soft delete: the item leaves the menu, orders that name it keep a valid reference. */
-    deleteItem(tenantId: string, id: string) {
-      return write(tenantId, async (tx) => {
-        if (!(await q.softDeleteItem(tx, tenantId, id))) throw new NotFound('Menu item');
+    deleteItem(t: TenantDb, id: string) {
+      return write(t, async (tx) => {
+        if (!(await q.softDeleteItem(tx.db, tx.tenantId, id))) throw new NotFound('Menu item');
         return { deleted: true };
       });
     },
 
     // ---- modifier groups
 
-    listGroups: async (tenantId: string) => (await q.listGroups(db, tenantId)).map(toGroupView),
+    listGroups: (t: TenantDb) => t.run(async (tx) => (await q.listGroups(tx.db, tx.tenantId)).map(toGroupView)),
 
-    createGroup(tenantId: string, input: CreateModifierGroupInput): Promise<ModifierGroupView> {
+    createGroup(t: TenantDb, input: CreateModifierGroupInput): Promise<ModifierGroupView> {
       const rules = resolveGroupRules(input);
       checkGroupRules(rules);
-      return write(tenantId, async (tx) =>
+      return write(t, async (tx) =>
         toGroupView(
-          await q.insertGroup(tx, {
-            tenantId,
+          await q.insertGroup(tx.db, {
+            tenantId: tx.tenantId,
             id: newId(),
             name: input.name.trim(),
             description: input.description ?? '',
@@ -300,13 +307,13 @@ export function menuService({ db }: Deps) {
       );
     },
 
-    updateGroup(tenantId: string, id: string, input: UpdateModifierGroupInput): Promise<ModifierGroupView> {
-      return write(tenantId, async (tx) => {
-        const current = await q.findGroup(tx, tenantId, id);
+    updateGroup(t: TenantDb, id: string, input: UpdateModifierGroupInput): Promise<ModifierGroupView> {
+      return write(t, async (tx) => {
+        const current = await q.findGroup(tx.db, tx.tenantId, id);
         if (!current) throw new NotFound('Modifier group');
         const rules = resolveGroupRules(input, current);
         checkGroupRules(rules);
-        const row = await q.updateGroup(tx, tenantId, id, {
+        const row = await q.updateGroup(tx.db, tx.tenantId, id, {
           ...(input.name !== undefined ? { name: input.name.trim() } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           ...rules,
@@ -316,9 +323,9 @@ export function menuService({ db }: Deps) {
     },
 
     /** Soft delete and detach from every item: items stay intact, orders keep their snapshot. */
-    deleteGroup(tenantId: string, id: string) {
-      return write(tenantId, async (tx) => {
-        if (!(await q.softDeleteGroup(tx, tenantId, id))) throw new NotFound('Modifier group');
+    deleteGroup(t: TenantDb, id: string) {
+      return write(t, async (tx) => {
+        if (!(await q.softDeleteGroup(tx.db, tx.tenantId, id))) throw new NotFound('Modifier group');
         return { deleted: true };
       });
     },
@@ -327,32 +334,33 @@ export function menuService({ db }: Deps) {
 
     /**
      * Items an order names, with price, name, availability and modifier groups. Missing or deleted
-     * ids are absent from the result: the caller decides how to answer. Pass a transaction as `exec`
-     * to read inside it.
+     * ids are absent from the result: the caller decides how to answer. Pass the caller's `TenantTx`
+     * to read inside its transaction.
      */
-    async itemsForOrder(tenantId: string, ids: string[], exec: Db = db): Promise<Map<string, OrderableItem>> {
-      const rows = await q.itemsByIds(exec, tenantId, [...new Set(ids)]);
-      const groups = new Map(
-        (await q.groupsByIds(exec, tenantId, [...new Set(rows.flatMap((r) => r.modifierGroupIds))])).map((g) => [g.id, toGroupView(g)]),
-      );
-      return new Map(
-        rows.map((r) => [
-          r.id,
-          {
-            id: r.id,
-            name: r.name,
-            price: r.price,
-            categoryId: r.categoryId,
-            orderable: r.isActive && r.isAvailable,
-            isActive: r.isActive,
-            isAvailable: r.isAvailable,
-            allergens: r.allergens,
-            preparationTime: r.preparationTime,
-            modifierGroups: r.modifierGroupIds.flatMap((g) => (groups.has(g) ? [groups.get(g)!] : [])),
-          },
-        ]),
-      );
-    },
+    itemsForOrder: (t: TenantDb, ids: string[]): Promise<Map<string, OrderableItem>> =>
+      t.run(async (tx) => {
+        const rows = await q.itemsByIds(tx.db, tx.tenantId, [...new Set(ids)]);
+        const groups = new Map(
+          (await q.groupsByIds(tx.db, tx.tenantId, [...new Set(rows.flatMap((r) => r.modifierGroupIds))])).map((g) => [g.id, toGroupView(g)]),
+        );
+        return new Map(
+          rows.map((r) => [
+            r.id,
+            {
+              id: r.id,
+              name: r.name,
+              price: r.price,
+              categoryId: r.categoryId,
+              orderable: r.isActive && r.isAvailable,
+              isActive: r.isActive,
+              isAvailable: r.isAvailable,
+              allergens: r.allergens,
+              preparationTime: r.preparationTime,
+              modifierGroups: r.modifierGroupIds.flatMap((g) => (groups.has(g) ? [groups.get(g)!] : [])),
+            },
+          ]),
+        );
+      }),
 
     /**
      * Checks modifier selections for one item against its groups' rules and returns the options
@@ -367,7 +375,11 @@ export function menuService({ db }: Deps) {
         }
       }
       for (const g of item.modifierGroups) {
-        const picked = [...new Set(byGroup.get(g._id) ?? [])];
+        // A group the client said nothing about takes its default options (the spec's order lines carry
+        // no modifiers: a QR-menu order of a steak is "ao ponto" when that is the default).
+        const sent = byGroup.get(g._id);
+        const defaults = g.options.filter((o) => o.isDefault && o.available).map((o) => o.name);
+        const picked = [...new Set(sent ?? defaults)];
         if (picked.length < g.minSelections || picked.length > g.maxSelections) {
           throw new Invalid(field, `${g.name}: choose ${g.minSelections === g.maxSelections ? g.minSelections : `${g.minSelections} to ${g.maxSelections}`} option(s)`);
         }
@@ -381,8 +393,11 @@ export function menuService({ db }: Deps) {
       return chosen;
     },
 
-    /** Bumps the menu version, for modules whose writes change what the public menu shows (BOM data). */
-    touch: (tenantId: string, exec: Db = db) => q.bumpVersion(exec, tenantId),
+    /**
+     * Bumps the menu version, for modules whose writes change what the public menu shows (BOM data).
+     * Pass the caller's `TenantTx` to bump inside its transaction.
+     */
+    touch: (t: TenantDb) => t.run((tx) => q.bumpVersion(tx.db, tx.tenantId)),
   };
 }
 

@@ -103,7 +103,9 @@ describe('menu categories', () => {
     expect(done.json()).toEqual({ deleted: true });
     const again = await t.app.inject({ method: 'DELETE', url: `/t/${slug}/menu/categories/${c._id}`, headers: admin.headers });
     expect(again.statusCode).toBe(404);
-    const kept = await t.app.deps.db.select().from(menuItems).where(and(eq(menuItems.tenantId, tenant._id), eq(menuItems.id, a._id)));
+    const kept = await t.app.deps
+      .tenantDb(tenant._id)
+      .run((tx) => tx.db.select().from(menuItems).where(and(eq(menuItems.tenantId, tenant._id), eq(menuItems.id, a._id))));
     expect(kept).toHaveLength(1);
     expect(kept[0].deletedAt).toBeInstanceOf(Date);
     expect(kept[0].categoryId).toBeNull();
@@ -121,7 +123,7 @@ describe('menu categories', () => {
         { method: 'PUT', path: `/t/:slug/menu/categories/${c._id}`, payload: { name: 'Hacked' } },
         { method: 'DELETE', path: `/t/:slug/menu/categories/${c._id}` },
       ],
-      snapshot: () => t.app.services.menu.listCategories(owner.tenant._id),
+      snapshot: () => t.app.services.menu.listCategories(t.app.deps.tenantDb(owner.tenant._id)),
     });
   });
 });
@@ -195,7 +197,7 @@ describe('menu items', () => {
     expect(unknownGroup.json().message).toContain(foreignGroup._id);
     expect(unknownGroup.json().message).toContain(MISSING);
     expect(unknownGroup.json().details[0].field).toBe('body.modifierGroupIds');
-    expect(await t.app.services.menu.listItems(tenant._id)).toEqual([]);
+    expect(await t.app.services.menu.listItems(t.app.deps.tenantDb(tenant._id))).toEqual([]);
   });
 
   it('needs an admin to create (403 for staff), a token for every write (401)', async () => {
@@ -337,9 +339,11 @@ describe('menu items', () => {
     expect((await t.app.inject({ url: `/t/${slug}/menu/items` })).json().map((i: { _id: string }) => i._id)).toEqual([keep._id]);
     expect((await t.app.inject({ method: 'DELETE', url: `/t/${slug}/menu/items/${item._id}`, headers: staff.headers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'PUT', url: `/t/${slug}/menu/items/${item._id}`, headers: staff.headers, payload: { price: 5 } })).statusCode).toBe(404);
-    const lookup = await t.app.services.menu.itemsForOrder(tenant._id, [item._id, keep._id]);
+    const lookup = await t.app.services.menu.itemsForOrder(t.app.deps.tenantDb(tenant._id), [item._id, keep._id]);
     expect([...lookup.keys()]).toEqual([keep._id]);
-    const [row] = await t.app.deps.db.select().from(menuItems).where(and(eq(menuItems.tenantId, tenant._id), eq(menuItems.id, item._id)));
+    const [row] = await t.app.deps
+      .tenantDb(tenant._id)
+      .run((tx) => tx.db.select().from(menuItems).where(and(eq(menuItems.tenantId, tenant._id), eq(menuItems.id, item._id))));
     expect(row.deletedAt).toBeInstanceOf(Date);
   });
 
@@ -355,7 +359,7 @@ describe('menu items', () => {
         { method: 'PUT', path: `/t/:slug/menu/items/${item._id}`, payload: { price: 1 } },
         { method: 'DELETE', path: `/t/:slug/menu/items/${item._id}` },
       ],
-      snapshot: () => t.app.services.menu.listItems(owner.tenant._id),
+      snapshot: () => t.app.services.menu.listItems(t.app.deps.tenantDb(owner.tenant._id)),
     });
   });
 });
@@ -375,7 +379,7 @@ describe('menu lookups for orders', () => {
     const burger = await makeMenuItem(t.app, tenant, { name: 'Hambúrguer', price: 4290, modifierGroupIds: [ponto._id, extras._id] });
     const off = await makeMenuItem(t.app, tenant, { isAvailable: false });
     const foreign = await makeMenuItem(t.app, other.tenant);
-    const found = await t.app.services.menu.itemsForOrder(tenant._id, [burger._id, off._id, foreign._id, burger._id]);
+    const found = await t.app.services.menu.itemsForOrder(t.app.deps.tenantDb(tenant._id), [burger._id, off._id, foreign._id, burger._id]);
     expect([...found.keys()].sort()).toEqual([burger._id, off._id].sort());
     const b = found.get(burger._id)!;
     expect(b).toMatchObject({ name: 'Hambúrguer', price: 4290, orderable: true, modifierGroups: [ponto, extras] });
@@ -392,7 +396,9 @@ describe('menu lookups for orders', () => {
       { groupId: extras._id, groupName: 'Adicionais', option: 'Bacon', priceAdjustment: 600 },
       { groupId: extras._id, groupName: 'Adicionais', option: 'Ovo', priceAdjustment: 300 },
     ]);
-    expect(() => menu.priceSelections(b, [])).toThrow(/Ponto: choose 1/);
+    // Nothing sent for a required group with a default option: the default is taken (the spec's lines carry no modifiers).
+    expect(menu.priceSelections(b, [])).toEqual([{ groupId: ponto._id, groupName: 'Ponto', option: 'Ao ponto', priceAdjustment: 0 }]);
+    expect(() => menu.priceSelections(b, [{ groupId: ponto._id, options: [] }])).toThrow(/Ponto: choose 1/);
     expect(() => menu.priceSelections(b, [{ groupId: ponto._id, options: ['Cru'] }])).toThrow(/unknown option Cru/);
     expect(() => menu.priceSelections(b, [{ groupId: ponto._id, options: ['Ao ponto'] }, { groupId: extras._id, options: ['Cheddar'] }])).toThrow(
       /not available/,

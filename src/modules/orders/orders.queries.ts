@@ -39,6 +39,17 @@ export async function findOpenTab(db: Db, tenantId: string, tableId: string): Pr
   return row ?? null;
 }
 
+/** The table's active order: its open tab, else the oldest open dine-in order on it. */
+export async function findActiveOnTable(db: Db, tenantId: string, tableId: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.tableId, tableId), eq(orders.type, 'dine_in'), notInArray(orders.status, ['delivered', 'cancelled'])))
+    .orderBy(desc(orders.isTab), orders.createdAt)
+    .limit(1);
+  return row ?? null;
+}
+
 export async function countOpenOnTable(db: Db, tenantId: string, tableId: string, exceptId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -57,18 +68,6 @@ export async function countOpenOnTable(db: Db, tenantId: string, tableId: string
 
 export async function findByReceiptToken(db: Db, tenantId: string, token: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(orders).where(and(eq(orders.tenantId, tenantId), eq(orders.receiptToken, token)));
-  return row ?? null;
-}
-
-export async function findByPaymentIntent(db: Db, intentId: string, { lock = false } = {}): Promise<OrderRow | null> {
-  const query = db.select().from(orders).where(eq(orders.paymentIntentId, intentId));
-  const [row] = lock ? await query.for('update') : await query;
-  return row ?? null;
-}
-
-export async function findByIdAnyTenant(db: Db, id: string, { lock = false } = {}): Promise<OrderRow | null> {
-  const query = db.select().from(orders).where(eq(orders.id, id));
-  const [row] = lock ? await query.for('update') : await query;
   return row ?? null;
 }
 
@@ -93,31 +92,33 @@ export interface OrderFilter {
   status?: OrderStatus;
   from: Date;
   to: Date;
+  /** Also orders still open that were created before `from` (a tab that crossed midnight). */
+  openBefore: boolean;
   limit: number;
+  offset: number;
   /** null: every order; a list: orders of those PDVs, plus orders without a PDV when `withoutPdv`. */
   pdvIds: string[] | null;
   withoutPdv: boolean;
 }
 
-export function listOrders(db: Db, tenantId: string, f: OrderFilter) {
-  const conditions: SQL[] = [eq(orders.tenantId, tenantId), gte(orders.createdAt, f.from), lt(orders.createdAt, f.to)];
+function orderConditions(tenantId: string, f: OrderFilter): SQL[] {
+  const inPeriod = and(gte(orders.createdAt, f.from), lt(orders.createdAt, f.to))!;
+  const stillOpen = and(lt(orders.createdAt, f.from), notInArray(orders.status, ['delivered', 'cancelled']))!;
+  const conditions: SQL[] = [eq(orders.tenantId, tenantId), f.openBefore ? or(inPeriod, stillOpen)! : inPeriod];
   if (f.status) conditions.push(eq(orders.status, f.status));
   if (f.pdvIds) {
     const ofPdvs = f.pdvIds.length ? inArray(orders.pdvId, f.pdvIds) : sql`false`;
     conditions.push(f.withoutPdv ? or(isNull(orders.pdvId), ofPdvs)! : ofPdvs);
   }
-  return db
-    .select()
-    .from(orders)
-    .where(and(...conditions))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(f.limit);
+  return conditions;
 }
 
-/** Payments still `processing` that started before `before`. */
-export function staleProcessingPayments(db: Db, before: Date) {
-  return db
-    .select({ id: orders.id, tenantId: orders.tenantId })
-    .from(orders)
-    .where(and(eq(orders.paymentStatus, 'processing'), lt(orders.paymentStartedAt, before)));
+/** A page of the orders of the filter, newest first, and how many there are in all. */
+export async function listOrders(db: Db, tenantId: string, f: OrderFilter): Promise<{ rows: OrderRow[]; total: number }> {
+  const where = and(...orderConditions(tenantId, f));
+  const rows = await db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(f.limit).offset(f.offset);
+  // The count only when the page does not tell it (a first page shorter than the limit is all there is).
+  if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where);
+  return { rows, total: row?.n ?? 0 };
 }

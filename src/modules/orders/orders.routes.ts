@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
 import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
+import { DEFAULT_GUEST_ORDER_LIMIT, type Config } from '../../config.js';
+import { RateLimited, sendRateLimited, setRateLimitHeaders, type RateLimiter } from '../../platform/rate-limit.js';
 import { Nullable, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   AddItemsBody,
@@ -23,7 +25,12 @@ import type { OrdersService } from './orders.service.js';
 export const FLOOR_ROLES = ['admin', 'staff', 'branch_manager'] as const;
 const floor = { roles: FLOOR_ROLES } as const;
 
-export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: OrdersService; idempotency: Idempotency }) {
+export function ordersRoutes(
+  app: RouteApp,
+  { orders, idempotency, rateLimits, config }: { orders: OrdersService; idempotency: Idempotency; rateLimits: RateLimiter; config: Pick<Config, 'guestOrderRateLimit'> },
+) {
+  const guestLimit = config.guestOrderRateLimit === undefined ? DEFAULT_GUEST_ORDER_LIMIT : config.guestOrderRateLimit;
+
   app.get('/t/:slug/orders', {
     schema: {
       tags: ['orders'],
@@ -33,7 +40,19 @@ export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: O
       response: withErrors({ 200: Type.Array(Order) }),
     },
     config: { auth: floor },
-    handler: (req) => orders.list(ctxOf(req), req.query),
+    // The spec writes the PDV filter `pdvIds[]=a&pdvIds[]=b`: read as `pdvIds`, before validation.
+    preValidation: async (req) => {
+      const query = req.query as Record<string, unknown>;
+      if ('pdvIds[]' in query) {
+        query.pdvIds = ([] as unknown[]).concat(query.pdvIds ?? [], query['pdvIds[]']);
+        delete query['pdvIds[]'];
+      }
+    },
+    handler: async (req, reply) => {
+      const { orders: page, total } = await orders.list(ctxOf(req), req.query);
+      reply.header('x-total-count', String(total));
+      return page;
+    },
   });
 
   app.post('/t/:slug/orders', {
@@ -44,13 +63,16 @@ export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: O
         'Guest checkout (no Authorization): `pdv`, `customerName`, `paymentMethod` (pix, card, cash) required; number `YYYYMMDD-` + 10 hex; ' +
         'answered with the checkout view (no phone, e-mail or payment ids; the receipt token and link once paid). ' +
         'Staff order (staff/admin token): number `YYYYMMDD-NNNN`, answered with the full order. Prices always come from the menu. ' +
-        'A dine_in order on a table without an open tab becomes its open tab.',
+        'A dine_in order on a table without an open tab becomes its open tab; on a table with one, it is a new round of that tab (200 with the tab).',
       security: [{}, { bearer: [] }],
       params: TenantParams,
       headers: IdempotencyHeaders,
       body: CreateOrderBody,
       // The checkout view first: it requires `receiptUrl`, which a staff order's view lacks.
-      response: withErrors({ 201: Type.Union([CheckoutOrder, Order]) }, [400, 401, 403, 404, 409, 422]),
+      response: withErrors(
+        { 201: Type.Union([CheckoutOrder, Order]), 200: Type.Union([CheckoutOrder, Order]), 429: RateLimited },
+        [400, 401, 403, 404, 409, 422],
+      ),
     },
     config: { auth: { optional: true, roles: FLOOR_ROLES } },
     handler: async (req, reply) => {
@@ -58,10 +80,16 @@ export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: O
       const tenant = tenantOf(req);
       // Optional auth: a token makes it a staff order (the guard then set the context), none a guest checkout.
       const ctx = req.principal ? ctxOf(req) : null;
-      const result = await idempotency.run(`${tenant.id}:orders.create`, key, { user: ctx?.user.id ?? null, body: req.body }, async () => ({
-        status: 201,
-        body: await orders.create(tenant, ctx, req.body),
-      }));
+      if (!ctx && guestLimit) {
+        const r = await rateLimits.hit(`orders:guest:${tenant.id}:${req.ip}`, guestLimit.limit, guestLimit.windowMs);
+        setRateLimitHeaders(reply, r);
+        if (!r.allowed) return sendRateLimited(reply, r, 'Too many orders from this address; wait a little and try again');
+      }
+      const result = await idempotency.run(`${tenant.id}:orders.create`, key, { user: ctx?.user.id ?? null, body: req.body }, async () => {
+        const { view, joined } = await orders.create(tenant, ctx, req.body);
+        // A round added to the table's open tab is not a new order: 200 with the tab.
+        return { status: joined ? 200 : 201, body: view };
+      });
       return sendIdempotent(reply, result);
     },
   });
@@ -75,7 +103,7 @@ export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: O
       response: withErrors({ 200: TrackedOrder }, [400, 403, 404]),
     },
     config: { auth: { public: true } },
-    handler: (req) => orders.track(tenantOf(req).id, req.params.number),
+    handler: (req) => orders.track(tenantOf(req).db, req.params.number),
   });
 
   app.get('/t/:slug/orders/open-tab/:tableId', {
@@ -139,5 +167,26 @@ export function ordersRoutes(app: RouteApp, { orders, idempotency }: { orders: O
     },
     config: { auth: floor },
     handler: async (req, reply) => reply.code(201).send(await orders.split(ctxOf(req), req.params.id, req.body)),
+  });
+
+  app.get('/t/:slug/orders/:id/pix', {
+    schema: {
+      tags: ['orders'],
+      summary: 'A PIX charge (BR Code "copia e cola" and its QR) for what is still due on the order',
+      params: TenantIdParams,
+      response: withErrors(
+        {
+          200: Type.Object({
+            pixPayload: Type.String({ description: 'the BR Code "copia e cola"' }),
+            pixQrCodeBase64: Type.String({ description: 'PNG, base64' }),
+            amount: Type.Integer({ description: 'cents: the amount due now' }),
+            txid: Type.String({ description: 'the order id, to reconcile the bank statement' }),
+          }),
+        },
+        [400, 401, 403, 404, 409],
+      ),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.pixOf(ctxOf(req), req.params.id),
   });
 }

@@ -18,12 +18,13 @@ describe('order status', () => {
     expect(isOpen('cancelled')).toBe(false);
   });
 
-  // Every move the kitchen flow allows, written out: forward (skipping allowed) or cancel while open.
+  // Every move the kitchen flow allows, written out: forward (skipping allowed), one step back while
+  // open (a correction: the kitchen's recall), or cancel while open.
   const ALLOWED: Record<OrderStatus, OrderStatus[]> = {
     pending: ['confirmed', 'preparing', 'ready', 'delivered', 'cancelled'],
-    confirmed: ['preparing', 'ready', 'delivered', 'cancelled'],
-    preparing: ['ready', 'delivered', 'cancelled'],
-    ready: ['delivered', 'cancelled'],
+    confirmed: ['pending', 'preparing', 'ready', 'delivered', 'cancelled'],
+    preparing: ['confirmed', 'ready', 'delivered', 'cancelled'],
+    ready: ['preparing', 'delivered', 'cancelled'],
     delivered: [],
     cancelled: [],
   };
@@ -37,9 +38,10 @@ describe('order status', () => {
     }
   }
 
-  it('refuses every move back, staying put, and leaving a final state', () => {
-    expect(canMove('preparing', 'confirmed')).toBe(false);
+  it('refuses more than one step back, staying put, and leaving a final state', () => {
+    expect(canMove('preparing', 'pending')).toBe(false);
     expect(canMove('ready', 'pending')).toBe(false);
+    expect(canMove('delivered', 'ready')).toBe(false);
     expect(canMove('pending', 'pending')).toBe(false);
     expect(canMove('delivered', 'cancelled')).toBe(false);
     expect(canMove('cancelled', 'pending')).toBe(false);

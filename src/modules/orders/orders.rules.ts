@@ -8,14 +8,18 @@ export const isOpen = (status: OrderStatus) => !FINAL_STATUSES.includes(status);
 
 /**
  * Status moves: forward along pending -> confirmed -> preparing -> ready -> delivered (steps may be
- * skipped: a counter sale goes straight to delivered), cancel from any open state, nothing leaves
- * `delivered` or `cancelled`, and nothing goes back.
+ * skipped: a counter sale goes straight to delivered), cancel from any open state, one step back for a
+ * correction while the order is open (the kitchen's recall: ready -> preparing), and nothing leaves
+ * `delivered` or `cancelled`.
  */
 export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   if (!isOpen(from)) return false;
   if (to === 'cancelled') return true;
-  return FLOW.indexOf(to) > FLOW.indexOf(from);
+  return FLOW.indexOf(to) > FLOW.indexOf(from) || isCorrection(from, to);
 }
+
+/** One step back along the flow, from an open status. */
+export const isCorrection = (from: OrderStatus, to: OrderStatus) => isOpen(from) && to !== 'cancelled' && FLOW.indexOf(to) === FLOW.indexOf(from) - 1;
 
 /** The chosen options of a line, independent of order (jsonb does not keep key order). */
 const choiceKey = (l: OrderLine) =>
@@ -24,9 +28,12 @@ const choiceKey = (l: OrderLine) =>
     .sort()
     .join('|');
 
-/** Two lines are the same dish when item, modifiers and notes all match. */
+/**
+ * Two lines are the same dish when item, modifiers, notes and unit price all match: a round added after
+ * a price change gets its own line, so the earlier units keep the price they were sold at.
+ */
 function sameDish(a: OrderLine, b: OrderLine): boolean {
-  return a.menuItem === b.menuItem && (a.notes ?? '') === (b.notes ?? '') && choiceKey(a) === choiceKey(b);
+  return a.menuItem === b.menuItem && a.price === b.price && (a.notes ?? '') === (b.notes ?? '') && choiceKey(a) === choiceKey(b);
 }
 
 /** Adds lines to a tab: the same dish gets its quantity incremented, anything else a new line. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isId, newId } from '../../db/ids.js';
-import type { Db } from '../../db/client.js';
+import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
@@ -11,8 +11,11 @@ import { addDays, localDate, startOfLocalDay } from '../../platform/time.js';
 import type { BranchesService } from '../branches/index.js';
 import type { MenuService } from '../menu/index.js';
 import type { TablesService } from '../tables/index.js';
+import type { TenantsService } from '../tenants/index.js';
+import { buildPixPayload } from '../../platform/pix/brcode.js';
+import { pixQrPngBase64 } from '../../platform/pix/qr.js';
 import * as q from './orders.queries.js';
-import { canMove, equalShares, isOpen, mergeLines, staffOrderNumber, compactDate, totalOf } from './orders.rules.js';
+import { canMove, equalShares, isCorrection, isOpen, mergeLines, staffOrderNumber, compactDate, totalOf } from './orders.rules.js';
 import {
   GUEST_PAYMENT,
   type CheckoutOrderView,
@@ -23,6 +26,9 @@ import {
 } from './orders.schemas.js';
 
 type LineInput = CreateOrderInput['items'][number];
+
+/** What is still to collect (a bill paid in full and then reduced owes nothing, never a negative amount). */
+export const amountDue = (o: Pick<OrderRow, 'total' | 'amountPaid'>) => Math.max(0, o.total - o.amountPaid);
 
 export function toOrderView(o: OrderRow): OrderView {
   return {
@@ -41,6 +47,10 @@ export function toOrderView(o: OrderRow): OrderView {
     splitBillReference: o.splitBillReference,
     isTab: o.isTab,
     total: o.total,
+    amountPaid: o.amountPaid,
+    amountDue: amountDue(o),
+    isSplit: o.splitAt !== null,
+    statusHistory: o.statusHistory,
     pixPayload: o.pixPayload,
     pixQrCodeBase64: o.pixQrCodeBase64,
     paymentGateway: o.paymentGateway,
@@ -90,6 +100,8 @@ export function toCheckoutView(o: OrderRow, receiptBase: string): CheckoutOrderV
     paymentMethod: o.paymentMethod,
     isTab: o.isTab,
     total: o.total,
+    amountPaid: o.amountPaid,
+    amountDue: amountDue(o),
     pixPayload: o.pixPayload,
     pixQrCodeBase64: o.pixQrCodeBase64,
     paymentGateway: o.paymentGateway,
@@ -102,31 +114,45 @@ export function toCheckoutView(o: OrderRow, receiptBase: string): CheckoutOrderV
   };
 }
 
-const tabOpen = (tableNumber: number, tab: OrderRow) =>
-  new Conflict(`Table ${tableNumber} already has an open tab (${tab.orderNumber}): add items to it`, 'tab_open', [{ field: 'table', message: tab.id }]);
+const paymentInProgress = (o: OrderRow) =>
+  new Conflict(`A payment of order ${o.orderNumber} is in progress: wait for its result (at most 60 s)`, 'payment_in_progress');
+const splitClosed = (o: OrderRow) =>
+  new Conflict(`Order ${o.orderNumber} was split: its parts are paid and changed, not it`, 'order_split');
+/** How long a receipt link works after the bill is paid in full. */
+export const RECEIPT_TTL_MS = 10 * 60_000;
 
 const guestNumber = (day: string) => `${compactDate(day)}-${randomBytes(5).toString('hex')}`;
 const MAX_LIST_DAYS = 366;
 /** How long the business type and PDV branch behind kitchen events are cached (as the tenant resolver). */
 const KITCHEN_TARGET_TTL_MS = 5_000;
 
+/**
+ * Told, inside the transaction that cancels an order (locked) with money taken, to give it back: the
+ * payments module records cash refunds and queues the gateways' (and rewrites the order's payment fields).
+ */
+export type CancelListener = (tx: TenantTx, order: OrderRow) => Promise<OrderRow>;
+
+/** Who may cancel an order with money taken (and so refund it). */
+export const REFUND_ROLES = ['admin', 'branch_manager', 'superadmin'] as const;
+
 export interface OrdersDeps {
   menu: MenuService;
   tables: TablesService;
   branches: BranchesService;
+  tenants: Pick<TenantsService, 'findById'>;
 }
 
-export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps) {
-  const { db, clock, realtime, config, log } = deps;
+export function ordersService(deps: Deps, { menu, tables, branches, tenants }: OrdersDeps) {
+  const { clock, realtime, config, log } = deps;
 
-  /** Prices lines from the menu; anything the client says about price is ignored. */
-  async function priceLines(tenantId: string, inputs: LineInput[], field = 'items'): Promise<OrderLine[]> {
+  /** Prices lines from the menu; anything the client says about price is ignored. Pass a `TenantTx` to read inside it. */
+  async function priceLines(t: TenantDb, inputs: LineInput[], field = 'items'): Promise<OrderLine[]> {
     const ids = inputs.map((l, i) => {
       const id = l.menuItem ?? l.menuItemId;
       if (!id) throw new Invalid(`${field}.${i}.menuItem`, 'is required');
       return id;
     });
-    const items = await menu.itemsForOrder(tenantId, ids);
+    const items = await menu.itemsForOrder(t, ids);
     return inputs.map((input, i) => {
       const item = items.get(ids[i]);
       if (!item) throw new Invalid(`${field}.${i}.menuItem`, `unknown menu item ${ids[i]}`);
@@ -142,7 +168,8 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
       return {
         menuItem: item.id,
         name: item.name,
-        price: item.price + chosen.reduce((s, c) => s + c.priceAdjustment, 0),
+        // An option may lower the price (half portion); the line never goes below zero.
+        price: Math.max(0, item.price + chosen.reduce((s, c) => s + c.priceAdjustment, 0)),
         quantity: input.quantity,
         ...(input.notes ? { notes: input.notes } : {}),
         ...(allergens.length ? { allergens } : {}),
@@ -151,46 +178,44 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
     });
   }
 
-  async function resolveTable(tenant: TenantRef, table: string | number) {
+  async function resolveTable(tx: TenantTx, tenant: TenantRef, table: string | number) {
     if (tenant.businessType !== 'restaurant') throw new Invalid('table', `tables are not available for the business type ${tenant.businessType}`);
-    const found =
-      isId(table)
-        ? await tables.findById(tenant.id, table)
-        : await tables.findByNumber(tenant.id, Number(table));
+    const found = isId(table) ? await tables.findById(tx, table) : await tables.findByNumber(tx, Number(table));
     if (!found) throw new Invalid('table', `unknown table ${table}`);
     return found;
   }
 
   /** Staff act on their PDVs' orders, branch managers on their branches'; orders without a PDV are tenant-wide. */
-  async function assertInScope(ctx: TenantCtx, pdvId: string | null) {
+  async function assertInScope(tx: TenantTx, ctx: TenantCtx, pdvId: string | null) {
     if (ctx.branchScope.all || pdvId === null) return;
-    const allowed = await branches.pdvScope(ctx.tenantId, ctx.branchScope);
+    const allowed = await branches.pdvScope(tx, ctx.branchScope);
     if (!allowed?.includes(pdvId)) throw new Forbidden('You have no access to this point of sale', 'branch_scope');
   }
 
-  async function load(ctx: TenantCtx, id: string, exec: Db, lock = false) {
-    const order = await q.findOrder(exec, ctx.tenantId, id, { lock });
+  /** The order inside the caller's transaction (locked when `lock`), after the scope check. */
+  async function load(tx: TenantTx, ctx: TenantCtx, id: string, lock = false) {
+    const order = await q.findOrder(tx.db, tx.tenantId, id, { lock });
     if (!order) throw new NotFound('Order');
-    await assertInScope(ctx, order.pdvId);
+    await assertInScope(tx, ctx, order.pdvId);
     return order;
   }
 
   /** Frees the table once no open dine-in order is left on it. */
-  async function releaseTable(tx: Db, order: OrderRow) {
+  async function releaseTable(tx: TenantTx, order: OrderRow) {
     if (!order.tableId || order.type !== 'dine_in') return;
-    if ((await q.countOpenOnTable(tx, order.tenantId, order.tableId, order.id)) === 0) {
-      await tables.setStatus(order.tenantId, order.tableId, 'available', tx);
+    if ((await q.countOpenOnTable(tx.db, tx.tenantId, order.tableId, order.id)) === 0) {
+      await tables.setStatus(tx, order.tableId, 'available');
     }
   }
 
   const kitchenTargets = new Map<string, { target: KitchenTarget | null; until: number }>();
   /** Where an order's kitchen event goes; null when the tenant has no kitchen (mercado, padaria). */
-  async function kitchenTargetOf(tenantId: string, pdvId: string | null): Promise<KitchenTarget | null> {
-    const key = `${tenantId}:${pdvId ?? ''}`;
+  async function kitchenTargetOf(t: TenantDb, pdvId: string | null): Promise<KitchenTarget | null> {
+    const key = `${t.tenantId}:${pdvId ?? ''}`;
     const now = Date.now();
     const hit = kitchenTargets.get(key);
     if (hit && hit.until > now) return hit.target;
-    const [tenant, pdv] = await Promise.all([deps.tenants.byId(tenantId), pdvId ? branches.findPdv(tenantId, pdvId) : null]);
+    const [tenant, pdv] = await Promise.all([deps.tenants.byId(t.tenantId), pdvId ? branches.findPdv(t, pdvId) : null]);
     const target = tenant?.businessType === 'restaurant' ? { pdvId, branchId: pdv?.branch ?? null } : null;
     if (kitchenTargets.size > 10_000) kitchenTargets.clear();
     kitchenTargets.set(key, { target, until: now + KITCHEN_TARGET_TTL_MS });
@@ -199,19 +224,21 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
 
   /**
    * An order's event to the kitchen sockets whose branch scope covers its PDV (awaited by the caller so
-   * that one client's events keep their order). Never throws: a lost event is logged.
+   * that one client's events keep their order). Never throws: a lost event is logged. `t` is the
+   * order's tenant handle (outside any transaction: called after `run` returns).
    */
-  async function toKitchen(order: OrderRow, event: KitchenEvent, payload: unknown) {
+  async function toKitchen(t: TenantDb, order: OrderRow, event: KitchenEvent, payload: unknown) {
     try {
-      const target = await kitchenTargetOf(order.tenantId, order.pdvId);
+      if (order.tenantId !== t.tenantId) throw new Error('the order is not of the handle\'s tenant');
+      const target = await kitchenTargetOf(t, order.pdvId);
       if (target) realtime.toKitchen(order.tenantId, event, payload, target);
     } catch (err) {
       log.warn({ err, orderId: order.id, event }, 'kitchen event not sent');
     }
   }
 
-  async function announce(order: OrderRow, event: 'newOrder' | 'orderUpdate') {
-    await toKitchen(order, event, { order: toOrderView(order) });
+  async function announce(t: TenantDb, order: OrderRow, event: 'newOrder' | 'orderUpdate') {
+    await toKitchen(t, order, event, { order: toOrderView(order) });
     // Nobody can be tracking an order that did not exist a moment ago.
     if (event === 'orderUpdate') realtime.toOrder(order.tenantId, order.orderNumber, 'orderUpdate', toTrackedView(order));
   }
@@ -220,8 +247,69 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
 
   const today = (tenant: { timezone: string }) => localDate(clock.now(), tenant.timezone);
 
+  const cancelListeners: CancelListener[] = [];
+
+  tables.onRelease(async (tx, tableId) => {
+    const active = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
+    if (active) throw new Conflict(`Order ${active.orderNumber} is still open on this table: close or cancel it first`, 'table_in_use');
+  });
+  /** Orders `insert` answered by adding a round to an existing tab (not a new order). */
+  const joinedTabs = new WeakSet<OrderRow>();
+
+  /** Adds priced lines to an open order as a new round: what add-items does, inside the caller's transaction. */
+  async function addRound(tx: TenantTx, current: OrderRow, added: OrderLine[]): Promise<OrderRow> {
+    if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is ${current.status}: no items can be added`, 'order_closed');
+    if (current.splitAt) throw splitClosed(current);
+    // The terminal is charging the old total: adding now would leave the new lines unpaid.
+    if (current.paymentStatus === 'processing') throw paymentInProgress(current);
+    const lines = mergeLines(current.items, added);
+    const total = totalOf(lines);
+    // A paid bill that gets more (the table ordered dessert) owes the difference again.
+    const reopened = current.paymentStatus === 'approved' && total > current.amountPaid;
+    return q.updateOrder(tx.db, tx.tenantId, current.id, { items: lines, total, ...(reopened ? { paymentStatus: null } : {}) });
+  }
+
+  async function joinTab(tx: TenantTx, tabId: string, lines: OrderLine[]): Promise<OrderRow> {
+    const tab = await q.findOrder(tx.db, tx.tenantId, tabId, { lock: true });
+    const joined = await addRound(tx, tab!, lines);
+    joinedTabs.add(joined);
+    return joined;
+  }
+
+  /**
+   * A PIX charge of `amount` cents for an order: the BR Code "copia e cola" to the PDV's key or the
+   * tenant's, its txid the order id, and its QR image. Null when neither has a key (the cashier then
+   * confirms the PIX by hand).
+   */
+  async function pixCharge(tenantId: string, pdv: { pixKey: string | null } | null, orderId: string, amount: number) {
+    const tenant = await tenants.findById(tenantId);
+    const key = pdv?.pixKey ?? tenant?.pixKey ?? null;
+    if (!tenant || !key || amount <= 0) return null;
+    const pixPayload = buildPixPayload({ key, amountCents: amount, merchantName: tenant.name, merchantCity: tenant.city ?? 'BRASIL', txid: orderId });
+    return { pixPayload, pixQrCodeBase64: await pixQrPngBase64(pixPayload) };
+  }
+
+  /**
+   * Everything an order must be before it is written: guest fields, lines priced from the menu, the PDV
+   * (active, in the caller's scope), the table, no open tab of a staff dine-in on it. Writes nothing.
+   */
+  async function checkOrder(tx: TenantTx, tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput) {
+    if (ctx === null) {
+      if (!input.pdv) throw new Invalid('pdv', 'is required for guest checkout');
+      if (!input.customerName) throw new Invalid('customerName', 'is required for guest checkout');
+      if (!input.paymentMethod || !(GUEST_PAYMENT as readonly string[]).includes(input.paymentMethod)) {
+        throw new Invalid('paymentMethod', `guest checkout accepts ${GUEST_PAYMENT.join(', ')}`);
+      }
+    }
+    const lines = await priceLines(tx, input.items);
+    const pdv = input.pdv ? await branches.findPdv(tx, input.pdv) : null;
+    if (input.pdv && (!pdv || !pdv.active)) throw new Invalid('pdv', `unknown point of sale ${input.pdv}`);
+    if (ctx) await assertInScope(tx, ctx, pdv?._id ?? null);
+    const table = input.table !== undefined ? await resolveTable(tx, tenant, input.table) : null;
+    return { lines, pdv, table };
+  }
+
   const service = {
-    priceLines,
     announce,
     toKitchen,
     /** The guest checkout answer for an order of `tenant`. */
@@ -232,54 +320,61 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
      * the checkout view; with a staff or admin token a staff order (shape a) with a sequential daily
      * number, answered with the full order.
      */
-    async create(tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput): Promise<OrderView | CheckoutOrderView> {
+    async create(tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput): Promise<{ view: OrderView | CheckoutOrderView; joined: boolean }> {
       const order = await service.insert(tenant, ctx, input);
-      return ctx ? toOrderView(order) : toCheckoutView(order, receiptBase(tenant));
+      return { view: ctx ? toOrderView(order) : toCheckoutView(order, receiptBase(tenant)), joined: joinedTabs.has(order) };
     },
+
+    /**
+     * Checks an order as `insert` would and answers its priced lines and total, writing nothing: the
+     * wallet checkout charges only an order that will be accepted.
+     */
+    check: (tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput) =>
+      tenant.db.run(async (tx) => {
+        const { lines } = await checkOrder(tx, tenant, ctx, input);
+        return { lines, total: totalOf(lines) };
+      }),
 
     /** Creates the order and announces it; `create` and the wallet checkout choose the view. */
     async insert(
       tenant: TenantRef,
       ctx: TenantCtx | null,
       input: CreateOrderInput,
-      /** Fields set by the caller, e.g. the payment of a wallet checkout. */
-      extra: Partial<Pick<OrderRow, 'source' | 'paymentGateway' | 'paymentAttempts' | 'paymentStartedAt' | 'paymentStatus' | 'paymentTransactionId' | 'paidAt' | 'receiptToken' | 'receiptExpiresAt'>> = {},
+      /**
+       * `source` set by the caller (a wallet checkout), and `onInsert`, run in the order's transaction
+       * once the row exists (the wallet checkout records its approved payment there).
+       */
+      opts: { source?: 'wallet'; onInsert?: (tx: TenantTx, order: OrderRow) => Promise<OrderRow> } = {},
     ): Promise<OrderRow> {
       const guest = ctx === null;
-      if (guest) {
-        if (!input.pdv) throw new Invalid('pdv', 'is required for guest checkout');
-        if (!input.customerName) throw new Invalid('customerName', 'is required for guest checkout');
-        if (!input.paymentMethod || !(GUEST_PAYMENT as readonly string[]).includes(input.paymentMethod)) {
-          throw new Invalid('paymentMethod', `guest checkout accepts ${GUEST_PAYMENT.join(', ')}`);
-        }
-      }
-      const lines = await priceLines(tenant.id, input.items);
-      const pdv = input.pdv ? await branches.findPdv(tenant.id, input.pdv) : null;
-      if (input.pdv && (!pdv || !pdv.active)) throw new Invalid('pdv', `unknown point of sale ${input.pdv}`);
-      if (ctx) await assertInScope(ctx, pdv?._id ?? null);
-      const table = input.table !== undefined ? await resolveTable(tenant, input.table) : null;
       const day = today(tenant);
-      if (!guest && table && input.orderType === 'dine_in') {
-        const openTab = await q.findOpenTab(db, tenant.id, table._id);
-        if (openTab) throw tabOpen(table.number, openTab);
-      }
-      // The daily number is taken in its own statement, outside the order's transaction: the
-      // counter row is then locked for one statement, not for the whole order. A number is
+      // First transaction: the checks, then the daily number, last, so that the counter row is
+      // locked for that statement and the commit only, not for the whole order. A number is
       // skipped only when the insert below fails (a lost race for a tab, a database error).
-      const staffNumber = guest ? null : staffOrderNumber(day, await q.nextDailySequence(db, tenant.id, day));
+      const { lines, pdv, table, staffNumber } = await tenant.db.run(async (tx) => {
+        const { lines, pdv, table } = await checkOrder(tx, tenant, ctx, input);
+        const staffNumber = guest ? null : staffOrderNumber(day, await q.nextDailySequence(tx.db, tx.tenantId, day));
+        return { lines, pdv, table, staffNumber };
+      });
+      const id = newId();
+      // A PIX order shows its BR Code at once (the guest pays from the phone; the cashier shows the QR).
+      const pix = input.paymentMethod === 'pix' ? await pixCharge(tenant.id, pdv, id, totalOf(lines)) : null;
 
       for (let attempt = 0; ; attempt++) {
         try {
-          const order = await db.transaction(async (tx) => {
-            const openTab = table && input.orderType === 'dine_in' ? await q.findOpenTab(tx, tenant.id, table._id) : null;
-            if (openTab && !guest) throw tabOpen(table!.number, openTab);
+          const order = await tenant.db.run(async (tx) => {
+            const openTab = table && input.orderType === 'dine_in' ? await q.findOpenTab(tx.db, tx.tenantId, table._id) : null;
+            // A dine-in order on a table with an open tab (staff's or a guest's) is a new round of it; a
+            // prepaid online order stays an order of its own.
+            if (openTab && !opts.onInsert) return joinTab(tx, openTab.id, lines);
             const isTab = Boolean(table && input.orderType === 'dine_in' && !openTab);
             const orderNumber = staffNumber ?? guestNumber(day);
-            const row = await q.insertOrder(tx, {
-              tenantId: tenant.id,
-              id: newId(),
+            const row = await q.insertOrder(tx.db, {
+              tenantId: tx.tenantId,
+              id,
+              ...(pix ?? {}),
               orderNumber,
-              source: guest ? 'guest' : 'staff',
+              source: opts.source ?? (guest ? 'guest' : 'staff'),
               type: input.orderType,
               tableId: table?._id ?? null,
               pdvId: pdv?._id ?? null,
@@ -291,74 +386,84 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
               paymentMethod: input.paymentMethod ?? null,
               isTab,
               createdBy: ctx?.user.id ?? null,
-              ...extra,
             });
-            if (isTab) await tables.setStatus(tenant.id, table!._id, 'occupied', tx);
-            return row;
+            if (isTab) await tables.setStatus(tx, table!._id, 'occupied');
+            return opts.onInsert ? opts.onInsert(tx, row) : row;
           });
-          await announce(order, 'newOrder');
+          await announce(tenant.db, order, joinedTabs.has(order) ? 'orderUpdate' : 'newOrder');
           return order;
         } catch (err) {
-          if (isUniqueViolation(err, q.OPEN_TAB_KEY)) throw new Conflict(`Table ${table?.number} already has an open tab`, 'tab_open');
+          // Two first orders on a free table at once: the one that lost the tab joins it.
+          if (isUniqueViolation(err, q.OPEN_TAB_KEY) && attempt < 3) continue;
           if (guest && attempt < 3 && isUniqueViolation(err, q.NUMBER_KEY)) continue;
           throw err;
         }
       }
     },
 
-    async list(ctx: TenantCtx, query: { status?: OrderStatus; from?: string; to?: string; limit?: number; pdvIds?: string[] }) {
+    /**
+     * Orders of a period (default today), newest first, a page at a time. Without `from`, orders still
+     * open from earlier days are included too: a tab that crossed midnight is not hidden from the floor.
+     */
+    async list(ctx: TenantCtx, query: { status?: OrderStatus; from?: string; to?: string; page?: number; limit?: number; pdvIds?: string[] }) {
       const from = query.from ?? today(ctx.tenant);
       const to = query.to ?? from;
       if (to < from) throw new Invalid('to', 'must not be before from');
       if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > MAX_LIST_DAYS) throw new Invalid('to', `the period is at most ${MAX_LIST_DAYS} days`);
-      const scope = await branches.pdvScope(ctx.tenantId, ctx.branchScope);
       const filter = Boolean(query.pdvIds?.length);
-      const rows = await q.listOrders(db, ctx.tenantId, {
-        status: query.status,
-        from: startOfLocalDay(from, ctx.tenant.timezone),
-        to: startOfLocalDay(addDays(to, 1), ctx.tenant.timezone),
-        limit: query.limit ?? 200,
-        pdvIds: filter ? query.pdvIds!.filter((p) => !scope || scope.includes(p)) : scope,
-        // A filter by PDVs means those PDVs only; the scope alone also shows tenant-wide orders.
-        withoutPdv: !filter,
+      const limit = query.limit ?? 200;
+      const { rows, total } = await ctx.db.run(async (tx) => {
+        const scope = await branches.pdvScope(tx, ctx.branchScope);
+        return q.listOrders(tx.db, tx.tenantId, {
+          status: query.status,
+          from: startOfLocalDay(from, ctx.tenant.timezone),
+          to: startOfLocalDay(addDays(to, 1), ctx.tenant.timezone),
+          openBefore: query.from === undefined,
+          limit,
+          offset: ((query.page ?? 1) - 1) * limit,
+          pdvIds: filter ? query.pdvIds!.filter((p) => !scope || scope.includes(p)) : scope,
+          // A filter by PDVs means those PDVs only; the scope alone also shows tenant-wide orders.
+          withoutPdv: !filter,
+        });
       });
-      return rows.map(toOrderView);
+      return { orders: rows.map(toOrderView), total };
     },
 
-    async track(tenantId: string, orderNumber: string): Promise<TrackedOrderView> {
-      const order = await q.findOrderByNumber(db, tenantId, orderNumber);
+    async track(t: TenantDb, orderNumber: string): Promise<TrackedOrderView> {
+      const order = await service.findByNumber(t, orderNumber);
       if (!order) throw new NotFound('Order');
       return toTrackedView(order);
     },
 
-    findByNumber: (tenantId: string, orderNumber: string) => q.findOrderByNumber(db, tenantId, orderNumber),
+    /** An order of the tenant by its number, or null (the public tracking room finds its order with it). */
+    findByNumber: (t: TenantDb, orderNumber: string): Promise<OrderRow | null> =>
+      t.run((tx) => q.findOrderByNumber(tx.db, tx.tenantId, orderNumber)),
 
-    async openTab(ctx: TenantCtx, tableId: string): Promise<OrderView | null> {
-      if (!(await tables.findById(ctx.tenantId, tableId))) throw new NotFound('Table');
-      const order = await q.findOpenTab(db, ctx.tenantId, tableId);
-      if (!order) return null;
-      await assertInScope(ctx, order.pdvId);
-      return toOrderView(order);
-    },
+    openTab: (ctx: TenantCtx, tableId: string): Promise<OrderView | null> =>
+      ctx.db.run(async (tx) => {
+        if (!(await tables.findById(tx, tableId))) throw new NotFound('Table');
+        const order = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
+        if (!order) return null;
+        await assertInScope(tx, ctx, order.pdvId);
+        return toOrderView(order);
+      }),
 
     /** Adds a round to an open order; the row lock keeps two waiters from losing each other's lines. */
     async addItems(ctx: TenantCtx, id: string, items: LineInput[]): Promise<OrderView> {
-      const added = await priceLines(ctx.tenantId, items);
-      const order = await db.transaction(async (tx) => {
-        const current = await load(ctx, id, tx, true);
-        if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is ${current.status}: no items can be added`, 'order_closed');
-        const lines = mergeLines(current.items, added);
-        return q.updateOrder(tx, ctx.tenantId, id, { items: lines, total: totalOf(lines) });
+      const order = await ctx.db.run(async (tx) => {
+        // Priced before the lock: the menu reads do not hold the order.
+        const added = await priceLines(tx, items);
+        return addRound(tx, await load(tx, ctx, id, true), added);
       });
-      await announce(order, 'orderUpdate');
+      await announce(ctx.db, order, 'orderUpdate');
       return toOrderView(order);
     },
 
     async closeTab(ctx: TenantCtx, id: string, paymentMethod?: OrderRow['paymentMethod']): Promise<OrderView> {
-      const order = await db.transaction(async (tx) => {
-        const current = await load(ctx, id, tx, true);
+      const order = await ctx.db.run(async (tx) => {
+        const current = await load(tx, ctx, id, true);
         if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is already ${current.status}`, 'order_closed');
-        const closed = await q.updateOrder(tx, ctx.tenantId, id, {
+        const closed = await q.updateOrder(tx.db, tx.tenantId, id, {
           status: 'delivered',
           closedAt: clock.now(),
           ...(paymentMethod ? { paymentMethod } : {}),
@@ -366,26 +471,38 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
         await releaseTable(tx, closed);
         return closed;
       });
-      await announce(order, 'orderUpdate');
+      await announce(ctx.db, order, 'orderUpdate');
       return toOrderView(order);
     },
 
     async setStatus(ctx: TenantCtx, id: string, status: OrderStatus): Promise<OrderView> {
       let changed = false;
-      const order = await db.transaction(async (tx) => {
-        const current = await load(ctx, id, tx, true);
+      const order = await ctx.db.run(async (tx) => {
+        const current = await load(tx, ctx, id, true);
         if (current.status === status) return current;
+        if (status === 'cancelled') {
+          if (current.paymentStatus === 'processing') throw paymentInProgress(current);
+          if (current.amountPaid > 0 && !(REFUND_ROLES as readonly string[]).includes(ctx.role)) {
+            throw new Forbidden('Cancelling an order with money taken refunds it: an admin or branch manager does it', 'refund_role');
+          }
+        }
         if (!canMove(current.status, status)) {
           throw new Conflict(`An order cannot move from ${current.status} to ${status}`, 'invalid_transition', [
             { field: 'status', message: `${current.status} -> ${status}` },
           ]);
         }
         changed = true;
-        const updated = await q.updateOrder(tx, ctx.tenantId, id, { status, ...(isOpen(status) ? {} : { closedAt: clock.now() }) });
+        const change = { from: current.status, to: status, at: clock.now().toISOString(), by: ctx.user.id, correction: isCorrection(current.status, status) };
+        let updated = await q.updateOrder(tx.db, tx.tenantId, id, {
+          status,
+          statusHistory: [...current.statusHistory, change],
+          ...(isOpen(status) ? {} : { closedAt: clock.now() }),
+        });
+        if (status === 'cancelled' && updated.amountPaid > 0) for (const listener of cancelListeners) updated = await listener(tx, updated);
         if (!isOpen(status)) await releaseTable(tx, updated);
         return updated;
       });
-      if (changed) await announce(order, 'orderUpdate');
+      if (changed) await announce(ctx.db, order, 'orderUpdate');
       return toOrderView(order);
     },
 
@@ -396,11 +513,16 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
      */
     async split(ctx: TenantCtx, id: string, body: { parts?: number; lines?: { line: number; quantity: number }[][] }) {
       if ((body.parts === undefined) === (body.lines === undefined)) throw new InvalidRequest('Give either parts (equal split) or lines (split by items)');
-      const result = await db.transaction(async (tx) => {
-        const parent = await load(ctx, id, tx, true);
+      const result = await ctx.db.run(async (tx) => {
+        const parent = await load(tx, ctx, id, true);
         if (parent.status === 'cancelled') throw new Conflict('A cancelled order cannot be split', 'order_closed');
         if (parent.isSplitBill) throw new Conflict('A part of a split bill cannot be split again', 'already_split');
-        if ((await q.countSplitChildren(tx, ctx.tenantId, parent.orderNumber)) > 0) throw new Conflict(`Order ${parent.orderNumber} is already split`, 'already_split');
+        if (parent.splitAt || (await q.countSplitChildren(tx.db, tx.tenantId, parent.orderNumber)) > 0) {
+          throw new Conflict(`Order ${parent.orderNumber} is already split`, 'already_split');
+        }
+        if (parent.paymentStatus === 'processing') throw paymentInProgress(parent);
+        // Money taken on the whole bill cannot be shared out among parts afterwards.
+        if (parent.amountPaid > 0) throw new Conflict(`Order ${parent.orderNumber} has approved payments: it cannot be split`, 'already_paid');
         let partLines: OrderLine[][];
         if (body.parts !== undefined) {
           const shares = equalShares(parent.total, body.parts);
@@ -427,10 +549,10 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
         const children: OrderRow[] = [];
         for (const items of partLines) {
           children.push(
-            await q.insertOrder(tx, {
-              tenantId: ctx.tenantId,
+            await q.insertOrder(tx.db, {
+              tenantId: tx.tenantId,
               id: newId(),
-              orderNumber: staffOrderNumber(day, await q.nextDailySequence(tx, ctx.tenantId, day)),
+              orderNumber: staffOrderNumber(day, await q.nextDailySequence(tx.db, tx.tenantId, day)),
               source: 'split',
               status: parent.status,
               type: parent.type,
@@ -445,13 +567,65 @@ export function ordersService(deps: Deps, { menu, tables, branches }: OrdersDeps
             }),
           );
         }
-        return { parent, children };
+        // The parent is closed for payments and edits from now on: its parts carry the bill.
+        const closed = await q.updateOrder(tx.db, tx.tenantId, parent.id, { splitAt: clock.now() });
+        return { parent: closed, children };
       });
       return { parent: toOrderView(result.parent), parts: result.children.map(toOrderView) };
     },
 
-    /** For the payments service: the order inside its transaction, locked, after the scope check. */
-    loadForUpdate: load,
+    /**
+     * For the payments service: the order, locked, after the caller's scope check. Pass the caller's
+     * `TenantTx` as `t` to lock it in that transaction.
+     */
+    loadForUpdate: (t: TenantDb, ctx: TenantCtx, id: string): Promise<OrderRow> => t.run((tx) => load(tx, ctx, id, true)),
+
+    /** A PIX charge for what is due on the order now (the cashier shows it; the guest's order got one at checkout). */
+    async pixOf(ctx: TenantCtx, id: string) {
+      const order = await service.findVisible(ctx.db, ctx, id);
+      const due = amountDue(order);
+      if (order.status === 'cancelled' || order.splitAt || due <= 0) throw new Conflict(`Order ${order.orderNumber} has nothing to pay`, 'nothing_due');
+      const pdv = order.pdvId ? await branches.findPdv(ctx.db, order.pdvId) : null;
+      const pix = await pixCharge(ctx.tenantId, pdv, order.id, due);
+      if (!pix) throw new InvalidRequest('No PIX key is set for this restaurant or its point of sale', 'pix_not_configured');
+      return { ...pix, amount: due, txid: order.id };
+    },
+
+    /** An order the caller may see (branch scope checked), not locked; `NotFound` otherwise. */
+    findVisible: (t: TenantDb, ctx: TenantCtx, id: string): Promise<OrderRow> => t.run((tx) => load(tx, ctx, id, false)),
+
+    /** For the payments module: the order locked in the caller's transaction, without a scope check (webhooks, jobs); null when missing. */
+    lockById: (tx: TenantTx, id: string): Promise<OrderRow | null> => q.findOrder(tx.db, tx.tenantId, id, { lock: true }),
+
+    /** For the payments module: a payment can start on this (locked) order, or the Conflict that says why not. */
+    assertPayable(order: OrderRow) {
+      if (order.status === 'cancelled') throw new Conflict(`Order ${order.orderNumber} is cancelled`, 'order_closed');
+      if (order.splitAt) throw splitClosed(order);
+      if (order.paymentStatus === 'processing') throw paymentInProgress(order);
+      if (amountDue(order) <= 0) throw new Conflict(`Order ${order.orderNumber} is already paid`, 'already_paid');
+    },
+
+    /**
+     * For the payments module: writes the payment fields its ledger derived, in the caller's transaction
+     * (the order locked by it). A bill that becomes paid in full gets a receipt link for RECEIPT_TTL_MS.
+     */
+    applyPayment(tx: TenantTx, order: OrderRow, fields: Partial<OrderRow>): Promise<OrderRow> {
+      const becomesPaid = fields.paymentStatus === 'approved' && order.paymentStatus !== 'approved';
+      const now = clock.now();
+      const receipt = becomesPaid ? { receiptToken: randomBytes(16).toString('hex'), receiptExpiresAt: new Date(now.getTime() + RECEIPT_TTL_MS) } : {};
+      return q.updateOrder(tx.db, tx.tenantId, order.id, { ...fields, ...receipt });
+    },
+
+    /** An order by its receipt token, or null. */
+    findByReceipt: (t: TenantDb, token: string): Promise<OrderRow | null> => t.run((tx) => q.findByReceiptToken(tx.db, tx.tenantId, token)),
+
+    /** The tracking room's `paymentUpdate` of an order; null for staff orders. */
+    trackedPayment: toTrackedPayment,
+
+    /** `listener` runs inside the transaction that cancels an order with money taken. */
+    onCancelWithPayments(listener: CancelListener) {
+      cancelListeners.push(listener);
+    },
   };
   return service;
 }

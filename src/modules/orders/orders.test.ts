@@ -124,7 +124,6 @@ describe('POST /t/:slug/orders', () => {
       [[{ menuItem: r.guarana._id, quantity: 1 }, { menuItem: 'f'.repeat(24), quantity: 1 }], 'body.items.1.menuItem'],
       [[{ menuItem: off._id, quantity: 1 }], 'body.items.0.menuItem'],
       [[{ menuItem: other.guarana._id, quantity: 1 }], 'body.items.0.menuItem'],
-      [[{ menuItem: r.picanha._id, quantity: 1 }], 'body.items.0.modifiers'],
       [[{ menuItem: r.picanha._id, quantity: 1, modifiers: [{ groupId: r.doneness._id, options: ['Queimada'] }] }], 'body.items.0.modifiers'],
       [[{ quantity: 1 }], 'body.items.0.menuItem'],
     ];
@@ -147,21 +146,21 @@ describe('POST /t/:slug/orders', () => {
     expect((await call('POST', `/t/${r.slug}/orders`, r.accountant.headers, staffBody(r))).statusCode).toBe(403);
   });
 
-  it('opens a tab on a dine-in table and refuses a second staff tab there', async () => {
+  it('opens a tab on a dine-in table; later dine-in orders there, staff or guest, are rounds of it', async () => {
     const r = await restaurant();
     const res = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { orderType: 'dine_in', table: r.table._id }));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ isTab: true, table: r.table._id });
-    expect((await t.app.services.tables.findById(r.tenant._id, r.table._id))!.status).toBe('occupied');
+    expect((await t.app.services.tables.findById(t.app.deps.tenantDb(r.tenant._id), r.table._id))!.status).toBe('occupied');
     const again = await call('POST', `/t/${r.slug}/orders`, r.staff.headers, staffBody(r, { orderType: 'dine_in', table: r.table._id }));
-    expect(again.statusCode).toBe(409);
-    expect(again.json().code).toBe('tab_open');
-    // A guest at the table (QR code carries the table number) orders separately, not into the tab.
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ _id: res.json()._id, isTab: true, total: 2800, items: [{ menuItem: r.guarana._id, quantity: 4 }] });
+    // A guest at the table (the QR code carries the table number) orders into the same tab.
     const guest = await call('POST', `/t/${r.slug}/orders`, {}, {
       pdv: r.pdv.pdvId, table: '7', customerName: 'Mesa 7', paymentMethod: 'cash', orderType: 'dine_in', items: [{ menuItemId: r.guarana._id, quantity: 1 }],
     });
-    expect(guest.statusCode).toBe(201);
-    expect(guest.json()).toMatchObject({ isTab: false, table: r.table._id });
+    expect(guest.statusCode).toBe(200);
+    expect(guest.json()).toMatchObject({ _id: res.json()._id, isTab: true, table: r.table._id, total: 3500 });
     const tab = await call('GET', `/t/${r.slug}/orders/open-tab/${r.table._id}`, r.staff.headers);
     expect(tab.json()._id).toBe(res.json()._id);
   });
@@ -243,7 +242,7 @@ describe('working with orders', () => {
     const closed = await call('POST', `/t/${r.slug}/orders/${tab._id}/close-tab`, r.staff.headers, { paymentMethod: 'pix' });
     expect(closed.statusCode).toBe(200);
     expect(closed.json()).toMatchObject({ status: 'delivered', paymentMethod: 'pix' });
-    expect((await t.app.services.tables.findById(r.tenant._id, r.table._id))!.status).toBe('available');
+    expect((await t.app.services.tables.findById(t.app.deps.tenantDb(r.tenant._id), r.table._id))!.status).toBe('available');
     expect((await call('GET', `/t/${r.slug}/orders/open-tab/${r.table._id}`, r.staff.headers)).json()).toBeNull();
     const late = await call('PATCH', `/t/${r.slug}/orders/${tab._id}/add-items`, r.staff.headers, { items: [{ menuItem: r.guarana._id, quantity: 1 }] });
     expect(late.statusCode).toBe(409);
@@ -257,10 +256,14 @@ describe('working with orders', () => {
     const move = (status: string) => call('PUT', `/t/${r.slug}/orders/${order._id}/status`, r.staff.headers, { status });
     expect((await move('confirmed')).statusCode).toBe(200);
     expect((await move('ready')).statusCode).toBe(200);
+    // One step back is a correction (the kitchen recalled it), recorded; two steps back are refused.
     const back = await move('preparing');
-    expect(back.statusCode).toBe(409);
-    expect(back.json().message).toContain('ready');
-    expect(back.json().message).toContain('preparing');
+    expect(back.statusCode).toBe(200);
+    expect(back.json().statusHistory.at(-1)).toMatchObject({ from: 'ready', to: 'preparing', correction: true, by: r.staff.id });
+    const far = await move('pending');
+    expect(far.statusCode).toBe(409);
+    expect(far.json().message).toContain('preparing');
+    expect(far.json().message).toContain('pending');
     expect((await move('delivered')).statusCode).toBe(200);
     expect((await move('cancelled')).statusCode).toBe(409);
     expect((await move('done')).statusCode).toBe(400);

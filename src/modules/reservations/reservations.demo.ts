@@ -14,7 +14,7 @@ export async function seedDemoReservations(reservations: ReservationsService, te
   for (const { status, ...input } of demo) {
     const created = await reservations.create(tenant, input);
     if (status === 'confirmed') await reservations.update(tenant, created._id, { status });
-    if (status === 'cancelled') await reservations.cancel(tenant.id, created._id);
+    if (status === 'cancelled') await reservations.cancel(tenant.db, created._id);
   }
   return demo.length;
 }

@@ -38,7 +38,7 @@ export function reservationsRoutes(
     },
     config: { auth: { roles: ['admin'] } },
     onRequest: restaurantOnly,
-    handler: (req) => reservations.list(ctxOf(req).tenantId, req.query),
+    handler: (req) => reservations.list(ctxOf(req).db, req.query),
   });
 
   app.post('/t/:slug/reservations', {
@@ -58,7 +58,9 @@ export function reservationsRoutes(
       if (!limit) return reply.code(201).send(await reservations.create(tenant, input));
       // Counted per restaurant and client address, and only when the reservation is created.
       const key = `${limit.name}:${tenant.id}:${req.ip}`;
-      const created = await countAccepted(rateLimits, reply, key, limit, (within) => reservations.create(tenant, input, within));
+      const created = await countAccepted(rateLimits, reply, key, limit, tenant.db, (counted) =>
+        reservations.create({ db: counted, timezone: tenant.timezone }, input),
+      );
       return created ? reply.code(201).send(created.value) : reply;
     },
   });
@@ -85,6 +87,6 @@ export function reservationsRoutes(
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => reservations.cancel(ctxOf(req).tenantId, req.params.id),
+    handler: (req) => reservations.cancel(ctxOf(req).db, req.params.id),
   });
 }

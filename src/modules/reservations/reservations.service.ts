@@ -1,9 +1,8 @@
 import { newId } from '../../db/ids.js';
 import type { ReservationRow } from '../../db/schema/tables.js';
-import type { Db } from '../../db/client.js';
+import type { TenantDb } from '../../db/scopes.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
-import type { TxRunner } from '../../platform/rate-limit.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import * as q from './reservations.queries.js';
 import { isCalendarDate } from '../../platform/time.js';
@@ -26,10 +25,10 @@ export function toReservationView(r: ReservationRow): ReservationView {
   };
 }
 
-/** The tenant facts reservation rules need: its id and time zone. */
-export type ReservationTenant = Pick<TenantRef, 'id' | 'timezone'>;
+/** The tenant facts reservation rules need: its database handle and its time zone. */
+export type ReservationTenant = Pick<TenantRef, 'db' | 'timezone'>;
 
-export function reservationsService({ db, clock }: Deps) {
+export function reservationsService({ clock }: Deps) {
   /** A real date, and not a slot that is already over in the tenant's time zone. */
   function checkSlot(tenant: ReservationTenant, date: string, time: string) {
     if (!isCalendarDate(date)) throw new Invalid('date', `${date} is not a real calendar date`);
@@ -39,20 +38,20 @@ export function reservationsService({ db, clock }: Deps) {
   }
 
   return {
-    async list(tenantId: string, filter: ReservationsFilter = {}): Promise<ReservationView[]> {
+    async list(t: TenantDb, filter: ReservationsFilter = {}): Promise<ReservationView[]> {
       if (filter.date && !isCalendarDate(filter.date)) throw new Invalid('date', `${filter.date} is not a real calendar date`);
-      return (await q.listReservations(db, tenantId, filter)).map(toReservationView);
+      return t.run(async (tx) => (await q.listReservations(tx.db, tx.tenantId, filter)).map(toReservationView));
     },
 
     /**
-     * A new pending reservation. `within` (the route's rate limit) runs the insert in its transaction,
-     * so the request is counted only when the reservation is created; the slot is checked before.
+     * A new pending reservation. The slot is checked before the transaction opens, so a rate-limited
+     * route whose handle counts the request in its transaction counts only reservations it creates.
      */
-    async create(tenant: ReservationTenant, input: CreateReservationInput, within?: TxRunner): Promise<ReservationView> {
+    async create(tenant: ReservationTenant, input: CreateReservationInput): Promise<ReservationView> {
       checkSlot(tenant, input.date, input.time);
-      const insert = (tx: Db) =>
-        q.insertReservation(tx, {
-          tenantId: tenant.id,
+      const row = await tenant.db.run((tx) =>
+        q.insertReservation(tx.db, {
+          tenantId: tx.tenantId,
           id: newId(),
           customerName: input.customerName.trim(),
           customerPhone: input.customerPhone.trim(),
@@ -62,17 +61,18 @@ export function reservationsService({ db, clock }: Deps) {
           partySize: input.partySize,
           notes: input.notes?.trim() || null,
           status: 'pending',
-        });
-      return toReservationView(await (within ? within(insert) : insert(db)));
+        }),
+      );
+      return toReservationView(row);
     },
 
     /**
      * Status and details. Moves: pending -> confirmed, pending|confirmed -> cancelled (a `Conflict` otherwise);
      * a cancelled reservation is final and cannot be edited. A new date or time must not be in the past.
      */
-    async update(tenant: ReservationTenant, id: string, input: UpdateReservationInput): Promise<ReservationView> {
-      return db.transaction(async (tx) => {
-        const current = await q.findReservation(tx, tenant.id, id, { lock: true });
+    update: (tenant: ReservationTenant, id: string, input: UpdateReservationInput): Promise<ReservationView> =>
+      tenant.db.run(async (tx) => {
+        const current = await q.findReservation(tx.db, tx.tenantId, id, { lock: true });
         if (!current) throw new NotFound('Reservation');
         if (current.status === 'cancelled') throw new Conflict('The reservation is cancelled; a cancelled reservation is final', 'reservation_cancelled');
         if (input.status && !canMove(current.status, input.status)) {
@@ -82,7 +82,7 @@ export function reservationsService({ db, clock }: Deps) {
         const time = input.time ?? current.time;
         if (date !== current.date || time !== current.time) checkSlot(tenant, date, time);
         const { customerName, customerPhone, customerEmail, notes, ...rest } = input;
-        const row = await q.updateReservation(tx, tenant.id, id, {
+        const row = await q.updateReservation(tx.db, tx.tenantId, id, {
           ...rest,
           ...(customerName !== undefined ? { customerName: customerName.trim() } : {}),
           ...(customerPhone !== undefined ? { customerPhone: customerPhone.trim() } : {}),
@@ -90,18 +90,16 @@ export function reservationsService({ db, clock }: Deps) {
           ...(notes !== undefined ? { notes: notes?.trim() || null } : {}),
         });
         return toReservationView(row!);
-      });
-    },
+      }),
 
     /** DELETE cancels: the record is kept with status `cancelled`; cancelling again changes nothing. */
-    async cancel(tenantId: string, id: string): Promise<ReservationView> {
-      return db.transaction(async (tx) => {
-        const current = await q.findReservation(tx, tenantId, id, { lock: true });
+    cancel: (t: TenantDb, id: string): Promise<ReservationView> =>
+      t.run(async (tx) => {
+        const current = await q.findReservation(tx.db, tx.tenantId, id, { lock: true });
         if (!current) throw new NotFound('Reservation');
         if (current.status === 'cancelled') return toReservationView(current);
-        return toReservationView((await q.updateReservation(tx, tenantId, id, { status: 'cancelled' }))!);
-      });
-    },
+        return toReservationView((await q.updateReservation(tx.db, tx.tenantId, id, { status: 'cancelled' }))!);
+      }),
   };
 }
 

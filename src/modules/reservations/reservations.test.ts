@@ -167,7 +167,7 @@ describe('POST /t/:slug/reservations with RESERVATION_RATE_LIMIT', () => {
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     // Nothing was created by the refused request.
     const tenant = await limited.app.services.tenants.findBySlug(slug);
-    expect(await limited.app.services.reservations.list(tenant!.id)).toHaveLength(3);
+    expect(await limited.app.services.reservations.list(limited.app.deps.tenantDb(tenant!.id))).toHaveLength(3);
 
     // The window rolls: after Retry-After the client may book again.
     limited.clock.advance(retryAfter * 1000);
@@ -234,7 +234,7 @@ describe('RESERVATION_RATE_LIMIT setting', () => {
   });
 
   it('is read from the environment', () => {
-    const env = { JWT_SECRET: TEST_JWT_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY.toString('hex'), GATEWAY_A_MODE: 'off', DATA_DIR: '/nonexistent-dir' };
+    const env = { JWT_SECRET: TEST_JWT_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY.toString('hex'), GATEWAY_A_MODE: 'off', PIX_PSP_MODE: 'off', DATA_DIR: '/nonexistent-dir' };
     expect(loadConfig(env).reservationRateLimit).toBeNull();
     expect(loadConfig({ ...env, RESERVATION_RATE_LIMIT: '10/1m' }).reservationRateLimit).toEqual({ limit: 10, windowMs: 60_000 });
     expect(() => loadConfig({ ...env, RESERVATION_RATE_LIMIT: 'sometimes' })).toThrow(/RESERVATION_RATE_LIMIT/);
@@ -249,7 +249,7 @@ describe('GET /t/:slug/reservations (admin)', () => {
     const late = await makeReservation(t.app, tenant, { date: d1, time: '21:00' });
     const early = await makeReservation(t.app, tenant, { date: d1, time: '12:00' });
     const next = await makeReservation(t.app, tenant, { date: d2, time: '19:00' });
-    await t.app.services.reservations.update({ id: tenant._id, timezone: tenant.timezone }, late._id, { status: 'confirmed' });
+    await t.app.services.reservations.update({ db: t.app.deps.tenantDb(tenant._id), timezone: tenant.timezone }, late._id, { status: 'confirmed' });
 
     const all = await t.app.inject({ url: `/t/${slug}/reservations`, headers: admin.headers });
     expect(all.statusCode).toBe(200);
@@ -348,7 +348,7 @@ describe('PUT and DELETE /t/:slug/reservations/:id', () => {
       expect((await t.app.inject({ method, url, payload })).statusCode).toBe(401);
       expect((await t.app.inject({ method, url, payload, headers: accountant.headers })).statusCode).toBe(403);
     }
-    expect((await t.app.services.reservations.list(tenant._id))[0].status).toBe('pending');
+    expect((await t.app.services.reservations.list(t.app.deps.tenantDb(tenant._id)))[0].status).toBe('pending');
   });
 
   it("answers 404 for another tenant's reservation and leaves it untouched", async () => {
@@ -363,7 +363,7 @@ describe('PUT and DELETE /t/:slug/reservations/:id', () => {
         { method: 'PUT', path: `/t/:slug/reservations/${r._id}`, payload: { status: 'confirmed' } },
         { method: 'DELETE', path: `/t/:slug/reservations/${r._id}` },
       ],
-      snapshot: () => t.app.services.reservations.list(owner.tenant._id),
+      snapshot: () => t.app.services.reservations.list(t.app.deps.tenantDb(owner.tenant._id)),
     });
     expect((await t.app.inject({ url: `/t/${outsider.slug}/reservations`, headers: outsider.admin.headers })).json()).toEqual([]);
   });

@@ -12,5 +12,5 @@ export const tablesModule = defineModule({
   tables: [diningTables],
   services: (deps) => ({ tables: tablesService(deps) }),
   routes: (app, services) => tablesRoutes(app, services),
-  demoSeed: (services, demo) => seedDemoTables(services.tables, demo.tenant.id),
+  demoSeed: (services, demo) => seedDemoTables(services.tables, demo.tenant.db),
 });

@@ -1,3 +1,4 @@
+import type { TenantDb } from '../../db/scopes.js';
 import type { TablesService } from './tables.service.js';
 
 /** Ten tables: the main room, the veranda and the mezzanine. */
@@ -14,7 +15,7 @@ const TABLES: [number: number, capacity: number, location: string][] = [
   [10, 10, 'Mezanino'],
 ];
 
-export async function seedDemoTables(tables: TablesService, tenantId: string) {
-  for (const [number, capacity, location] of TABLES) await tables.create(tenantId, { number, capacity, location });
+export async function seedDemoTables(tables: TablesService, t: TenantDb) {
+  for (const [number, capacity, location] of TABLES) await tables.create(t, { number, capacity, location });
   return TABLES.length;
 }

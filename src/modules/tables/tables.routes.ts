@@ -14,7 +14,7 @@ export function tablesRoutes(app: RouteApp, { tables }: { tables: TablesService 
   app.get('/t/:slug/tables', {
     schema: { tags: ['tables'], summary: 'Tables of the tenant, by number', params: TenantParams, response: withErrors({ 200: Type.Array(Table) }) },
     onRequest: restaurantOnly,
-    handler: (req) => tables.list(ctxOf(req).tenantId),
+    handler: (req) => tables.list(ctxOf(req).db),
   });
 
   app.post('/t/:slug/tables', {
@@ -27,7 +27,7 @@ export function tablesRoutes(app: RouteApp, { tables }: { tables: TablesService 
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: async (req, reply) => reply.code(201).send(await tables.create(ctxOf(req).tenantId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await tables.create(ctxOf(req).db, req.body)),
   });
 
   app.put('/t/:slug/tables/:id', {
@@ -40,7 +40,7 @@ export function tablesRoutes(app: RouteApp, { tables }: { tables: TablesService 
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => tables.update(ctxOf(req).tenantId, req.params.id, req.body),
+    handler: (req) => tables.update(ctxOf(req).db, req.params.id, req.body),
   });
 
   app.delete('/t/:slug/tables/:id', {
@@ -52,6 +52,6 @@ export function tablesRoutes(app: RouteApp, { tables }: { tables: TablesService 
     },
     config: { auth: floorRoles },
     onRequest: restaurantOnly,
-    handler: (req) => tables.remove(ctxOf(req).tenantId, req.params.id),
+    handler: (req) => tables.remove(ctxOf(req).db, req.params.id),
   });
 }

@@ -1,5 +1,5 @@
 import { newId } from '../../db/ids.js';
-import type { Db } from '../../db/client.js';
+import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { DiningTableRow, TableStatus } from '../../db/schema/tables.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
@@ -20,7 +20,15 @@ export function toTableView(t: DiningTableRow): TableView {
 
 const numberTaken = (n: number) => new Conflict(`Table ${n} already exists`, 'table_number_taken');
 
-export function tablesService({ db }: Deps) {
+/** Asked, inside the transaction, whether a table may be freed or deleted; throws a `Conflict` when not. */
+export type ReleaseCheck = (tx: TenantTx, tableId: string) => Promise<void>;
+
+export function tablesService(_deps: Deps) {
+  const releaseChecks: ReleaseCheck[] = [];
+  const checkRelease = async (tx: TenantTx, tableId: string) => {
+    for (const check of releaseChecks) await check(tx, tableId);
+  };
+
   /** The database has the last word on uniqueness: two concurrent creates cannot both win. */
   async function guardNumber<T>(n: number | undefined, fn: () => Promise<T>): Promise<T> {
     try {
@@ -32,66 +40,81 @@ export function tablesService({ db }: Deps) {
   }
 
   return {
-    async list(tenantId: string): Promise<TableView[]> {
-      return (await q.listTables(db, tenantId)).map(toTableView);
+    async list(t: TenantDb): Promise<TableView[]> {
+      return t.run(async (tx) => (await q.listTables(tx.db, tx.tenantId)).map(toTableView));
     },
 
-    async create(tenantId: string, input: CreateTableInput): Promise<TableView> {
-      if (await q.findTableByNumber(db, tenantId, input.number)) throw numberTaken(input.number);
-      const row = await guardNumber(input.number, () =>
-        q.insertTable(db, {
-          tenantId,
-          id: newId(),
-          number: input.number,
-          capacity: input.capacity,
-          location: input.location?.trim() ?? null,
-          status: input.status ?? 'available',
-        }),
-      );
-      return toTableView(row);
-    },
+    create: (t: TenantDb, input: CreateTableInput): Promise<TableView> =>
+      t.run(async (tx) => {
+        if (await q.findTableByNumber(tx.db, tx.tenantId, input.number)) throw numberTaken(input.number);
+        const row = await guardNumber(input.number, () =>
+          q.insertTable(tx.db, {
+            tenantId: tx.tenantId,
+            id: newId(),
+            number: input.number,
+            capacity: input.capacity,
+            location: input.location?.trim() ?? null,
+            status: input.status ?? 'available',
+          }),
+        );
+        return toTableView(row);
+      }),
 
-    async update(tenantId: string, id: string, input: UpdateTableInput): Promise<TableView> {
-      if (input.number !== undefined) {
-        const other = await q.findTableByNumber(db, tenantId, input.number);
-        if (other && other.id !== id && (await q.findTable(db, tenantId, id))) throw numberTaken(input.number);
-      }
-      const { location, ...rest } = input;
-      const row = await guardNumber(input.number, () =>
-        q.updateTable(db, tenantId, id, { ...rest, ...(location !== undefined ? { location: location?.trim() ?? null } : {}) }),
-      );
-      if (!row) throw new NotFound('Table');
-      return toTableView(row);
-    },
+    update: (t: TenantDb, id: string, input: UpdateTableInput): Promise<TableView> =>
+      t.run(async (tx) => {
+        if (input.number !== undefined) {
+          const other = await q.findTableByNumber(tx.db, tx.tenantId, input.number);
+          if (other && other.id !== id && (await q.findTable(tx.db, tx.tenantId, id))) throw numberTaken(input.number);
+        }
+        // Freeing a table by hand while an order is still open on it would seat a new party on a running bill.
+        if (input.status === 'available') await checkRelease(tx, id);
+        const { location, ...rest } = input;
+        const row = await guardNumber(input.number, () =>
+          q.updateTable(tx.db, tx.tenantId, id, { ...rest, ...(location !== undefined ? { location: location?.trim() ?? null } : {}) }),
+        );
+        if (!row) throw new NotFound('Table');
+        return toTableView(row);
+      }),
 
     /** Soft delete (orders keep naming the table); an occupied table cannot be deleted. */
-    async remove(tenantId: string, id: string) {
-      const outcome = await q.softDeleteTable(db, tenantId, id);
+    async remove(t: TenantDb, id: string) {
+      const outcome = await t.run(async (tx) => {
+        await checkRelease(tx, id);
+        return q.softDeleteTable(tx.db, tx.tenantId, id);
+      });
       if (outcome === 'missing') throw new NotFound('Table');
       if (outcome === 'occupied') throw new Conflict('The table is occupied; close its tab first', 'table_occupied');
       return { deleted: true };
     },
 
-    // ---- for the orders module
+    // ---- for the orders module (pass the caller's transaction handle to read or write inside it)
 
-    /** A live table of the tenant, or null. Pass a transaction as `exec` to read inside it. */
-    async findById(tenantId: string, id: string, exec: Db = db): Promise<TableView | null> {
-      const row = await q.findTable(exec, tenantId, id);
-      return row ? toTableView(row) : null;
+    /** `check` runs before a table is set available by hand or deleted (the orders module refuses while an order is open on it). */
+    onRelease(check: ReleaseCheck) {
+      releaseChecks.push(check);
     },
+
+    /** A live table of the tenant, or null. */
+    findById: (t: TenantDb, id: string): Promise<TableView | null> =>
+      t.run(async (tx) => {
+        const row = await q.findTable(tx.db, tx.tenantId, id);
+        return row ? toTableView(row) : null;
+      }),
 
     /** A live table by its number (the QR code of the customer menu carries the number). */
-    async findByNumber(tenantId: string, number: number, exec: Db = db): Promise<TableView | null> {
-      const row = await q.findTableByNumber(exec, tenantId, number);
-      return row ? toTableView(row) : null;
-    },
+    findByNumber: (t: TenantDb, number: number): Promise<TableView | null> =>
+      t.run(async (tx) => {
+        const row = await q.findTableByNumber(tx.db, tx.tenantId, number);
+        return row ? toTableView(row) : null;
+      }),
 
     /** Marks a table occupied, available or reserved (e.g. when a tab opens or closes); `NotFound` when missing. */
-    async setStatus(tenantId: string, id: string, status: TableStatus, exec: Db = db): Promise<TableView> {
-      const row = await q.updateTable(exec, tenantId, id, { status });
-      if (!row) throw new NotFound('Table');
-      return toTableView(row);
-    },
+    setStatus: (t: TenantDb, id: string, status: TableStatus): Promise<TableView> =>
+      t.run(async (tx) => {
+        const row = await q.updateTable(tx.db, tx.tenantId, id, { status });
+        if (!row) throw new NotFound('Table');
+        return toTableView(row);
+      }),
   };
 }
 

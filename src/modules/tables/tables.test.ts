@@ -103,20 +103,20 @@ describe('tables', () => {
   it('soft-deletes a table, but not while it is occupied (409)', async () => {
     const { tenant, slug, admin } = await makeTenantWithTeam(t.app);
     const table = await makeTable(t.app, tenant);
-    await t.app.services.tables.setStatus(tenant._id, table._id, 'occupied');
+    await t.app.services.tables.setStatus(t.app.deps.tenantDb(tenant._id), table._id, 'occupied');
     const busy = await t.app.inject({ method: 'DELETE', url: `/t/${slug}/tables/${table._id}`, headers: admin.headers });
     expect(busy.statusCode).toBe(409);
     expect(busy.json().code).toBe('table_occupied');
 
     // What the orders module does when a tab is closed.
-    expect((await t.app.services.tables.setStatus(tenant._id, table._id, 'available')).status).toBe('available');
+    expect((await t.app.services.tables.setStatus(t.app.deps.tenantDb(tenant._id), table._id, 'available')).status).toBe('available');
     const res = await t.app.inject({ method: 'DELETE', url: `/t/${slug}/tables/${table._id}`, headers: admin.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ deleted: true });
     expect((await t.app.inject({ url: `/t/${slug}/tables`, headers: admin.headers })).json()).toEqual([]);
     expect((await t.app.inject({ method: 'DELETE', url: `/t/${slug}/tables/${table._id}`, headers: admin.headers })).statusCode).toBe(404);
-    expect(await t.app.services.tables.findById(tenant._id, table._id)).toBeNull();
-    await expect(t.app.services.tables.setStatus(tenant._id, table._id, 'occupied')).rejects.toBeInstanceOf(NotFound);
+    expect(await t.app.services.tables.findById(t.app.deps.tenantDb(tenant._id), table._id)).toBeNull();
+    await expect(t.app.services.tables.setStatus(t.app.deps.tenantDb(tenant._id), table._id, 'occupied')).rejects.toBeInstanceOf(NotFound);
   });
 
   it('needs a token (401) and an operational role for writes (403 for accountants)', async () => {
@@ -149,7 +149,7 @@ describe('tables', () => {
         { method: 'PUT', path: `/t/:slug/tables/${table._id}`, payload: { status: 'occupied' } },
         { method: 'DELETE', path: `/t/:slug/tables/${table._id}` },
       ],
-      snapshot: () => t.app.services.tables.list(owner.tenant._id),
+      snapshot: () => t.app.services.tables.list(t.app.deps.tenantDb(owner.tenant._id)),
     });
     expect((await t.app.inject({ url: `/t/${outsider.slug}/tables`, headers: outsider.admin.headers })).json()).toEqual([]);
   });

@@ -45,6 +45,7 @@ export const Tenant = Type.Object(
     walletAccessTokenSet: Type.Boolean(),
     walletDeviceId: Nullable(Type.String()),
     walletPublicKey: Nullable(Type.String()),
+    pixKey: Nullable(Type.String({ description: 'PIX key as stored: CPF/CNPJ digits, lowercase e-mail, +55 phone or a random key' })),
   },
   { $id: 'Tenant' },
 );
@@ -94,6 +95,7 @@ const fiscalPaymentFields = {
   walletAccessToken: Type.Optional(Nullable(Text(500))),
   walletDeviceId: Type.Optional(Nullable(Text(200))),
   walletPublicKey: Type.Optional(Nullable(Text(500))),
+  pixKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'CPF, CNPJ, e-mail, phone (+55 or (DD)) or random key (UUID v4)' }))),
 };
 
 export const CreateTenantBody = Body({

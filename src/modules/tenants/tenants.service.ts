@@ -5,6 +5,7 @@ import { isValidCnpj, stripDocument } from '../../platform/br-documents.js';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
+import { parsePixKey } from '../../platform/pix/pix-key.js';
 import { isTimeZone } from '../../platform/time.js';
 import * as q from './tenants.queries.js';
 import type { TenantPatch } from './tenants.queries.js';
@@ -44,6 +45,7 @@ export function toTenantView(t: TenantRow): TenantView {
     walletAccessTokenSet: t.walletAccessTokenEnc !== null,
     walletDeviceId: t.walletDeviceId,
     walletPublicKey: t.walletPublicKey,
+    pixKey: t.pixKey,
   };
 }
 
@@ -73,7 +75,13 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
    * secrets encrypted. Fields absent from the input are left alone; null clears.
    */
   function toPatch(input: UpdateTenantInput): TenantPatch {
-    const { fiscalProviderToken, walletAccessToken, cnpj, cep, email, regimeTributario, ...plain } = input;
+    const { fiscalProviderToken, walletAccessToken, cnpj, cep, email, regimeTributario, pixKey, ...plain } = input;
+    let pixValue: string | null | undefined = pixKey;
+    if (typeof pixKey === 'string') {
+      const parsed = parsePixKey(pixKey);
+      if (!parsed) throw new Invalid('pixKey', 'is not a PIX key: a CPF or CNPJ with valid check digits, an e-mail, a mobile phone with +55 or (DD), or a random key');
+      pixValue = parsed.key;
+    }
     let cnpjValue: string | null | undefined = cnpj;
     if (typeof cnpj === 'string') {
       cnpjValue = stripDocument(cnpj);
@@ -82,6 +90,7 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     return {
       ...plain,
       ...(cnpjValue !== undefined ? { cnpj: cnpjValue } : {}),
+      ...(pixValue !== undefined ? { pixKey: pixValue } : {}),
       ...(cep !== undefined ? { cep: cep === null ? null : cep.replace('-', '') } : {}),
       ...(email !== undefined ? { email: email?.toLowerCase() ?? null } : {}),
       ...(regimeTributario !== undefined ? { regimeTributario: regimeTributario === null ? null : normalizeRegime(regimeTributario) } : {}),

@@ -16,7 +16,7 @@ export const usersModule = defineModule({
   services: (deps, { branches, tenants }) => ({ users: usersService(deps, branches, tenants) }),
   routes: (app, services) => usersRoutes(app, services),
   async demoSeed({ users, branches }, demo) {
-    const pdvs = await branches.listPdvs(demo.tenant.id);
+    const pdvs = await branches.listPdvs(demo.tenant.db);
     await seedDemoUsers(users, pdvs.map((p) => p._id), demo);
   },
 });

@@ -91,7 +91,7 @@ describe('a person who also belongs to another tenant', () => {
   it("lets this tenant's admin change only role and assignments (403 for name, email, password)", async () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
-    await t.app.services.users.addMember(b.tenant._id, a.staff.id, 'staff');
+    await t.app.services.users.addMember(t.app.deps.tenantDb(b.tenant._id), a.staff.id, 'staff');
     const { pdvId, branchId } = await makePdv(t.app, b.tenant);
     const current = await memberOf(b.slug, b.admin.headers, a.staff.id);
     for (const payload of [{ name: 'Renamed' }, { email: 'moved@example.com' }, { password: 'hijacked-pass' }, { role: 'admin', name: 'X' }]) {
@@ -120,7 +120,7 @@ describe('a person who also belongs to another tenant', () => {
   it('lets a superadmin change their password, which ends their sessions everywhere', async () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
-    await t.app.services.users.addMember(b.tenant._id, a.staff.id, 'staff');
+    await t.app.services.users.addMember(t.app.deps.tenantDb(b.tenant._id), a.staff.id, 'staff');
     const sa = await makeSuperadmin(t.app);
     const old = await session(t.app, a.staff.email);
     expect((await req('PUT', `/t/${b.slug}/users/${a.staff.id}`, sa.headers, { password: 'set-by-operator' })).statusCode).toBe(200);
@@ -264,7 +264,7 @@ describe('removal, and one\'s own account', () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
     const twoTenantAdmin = await makeUser(t.app, a.tenant, 'admin');
-    await t.app.services.users.addMember(b.tenant._id, twoTenantAdmin.id, 'admin');
+    await t.app.services.users.addMember(t.app.deps.tenantDb(b.tenant._id), twoTenantAdmin.id, 'admin');
     const res = await req('PUT', `/t/${b.slug}/users/${twoTenantAdmin.id}`, twoTenantAdmin.headers, { name: 'Me Myself' });
     expect(res.statusCode).toBe(200);
   });

@@ -8,7 +8,7 @@ export async function seedDemoUsers(users: UsersService, pdvIds: string[], demo:
     ['staff', 'staff@demo.local', 'Bruno Garçom'],
   ] as const) {
     const id = await users.createAccount({ email, name, password: demo.password });
-    await users.addMember(demo.tenant.id, id, role, role === 'staff' ? { assignedPdvIds: pdvIds } : {});
+    await users.addMember(demo.tenant.db, id, role, role === 'staff' ? { assignedPdvIds: pdvIds } : {});
     demo.addLogin({ who: `demo ${role}`, email, password: demo.password, tenant: demo.tenant.slug });
   }
 }

@@ -1,6 +1,7 @@
 import { newId } from '../../db/ids.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Db } from '../../db/client.js';
+import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Forbidden, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
@@ -30,7 +31,7 @@ const sharedAccount = () =>
 
 /** What users need of the branches module: that assignments name this tenant's PDVs and branches. */
 export interface AssignmentChecker {
-  checkAssignments(tenantId: string, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }): Promise<void>;
+  checkAssignments(t: TenantDb, input: { assignedPdvIds?: string[]; assignedBranchIds?: string[] }): Promise<void>;
 }
 
 /** What users need of the tenants module: the tenants a person belongs to, in name order. */
@@ -41,7 +42,7 @@ export interface TenantDirectory {
 /** Told, inside the transaction, that every session of a user ended (the auth module revokes its refresh tokens). */
 export type SessionsEndedListener = (tx: Db, userId: string, now: Date) => Promise<unknown>;
 
-export function usersService({ db, config, clock, members }: Deps, branches: AssignmentChecker, tenants: TenantDirectory) {
+export function usersService({ db, bypass, config, clock, members }: Deps, branches: AssignmentChecker, tenants: TenantDirectory) {
   const sessionsEnded: SessionsEndedListener[] = [];
 
   /** Raises the session version (optionally setting the password) and tells the listeners; the new version, or null. */
@@ -52,35 +53,50 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
   }
 
   /** Inside a membership change: the tenant's members locked, this member and their account, or NotFound. */
-  async function lockedMember(tx: Db, tenantId: string, userId: string) {
-    await q.lockTenantMembers(tx, tenantId);
-    const current = await q.findMember(tx, tenantId, userId);
-    const target = current && (await q.findUserById(tx, userId));
+  async function lockedMember(tx: TenantTx, userId: string) {
+    await q.lockTenantMembers(tx.db, tx.tenantId);
+    const current = await q.findMember(tx.db, tx.tenantId, userId);
+    const target = current && (await q.findUserById(tx.db, userId));
     if (!current || !target) throw new NotFound('User');
     return { current, target };
   }
 
-  async function member(tenantId: string, userId: string) {
-    const m = await q.findMember(db, tenantId, userId);
-    if (!m) throw new NotFound('User');
-    return m;
-  }
+  const member = (t: TenantDb, userId: string) =>
+    t.run(async (tx) => {
+      const m = await q.findMember(tx.db, tx.tenantId, userId);
+      if (!m) throw new NotFound('User');
+      return m;
+    });
+
+  /** In how many tenants the person is a member (a read across tenants: the bypass `person-memberships`). */
+  const membershipCount = (userId: string) => bypass('person-memberships', (tx) => q.countMemberships(tx, userId));
 
   /**
    * What a tenant admin may do to another person's account: nothing to a superadmin's, and only the
    * role and assignments in this tenant for someone who also belongs to another tenant (name, email
    * and password are the person's). A superadmin, and the person themself, may change everything.
+   * `tenantsOfTarget` is read before the tenant's transaction (the bypass is a transaction of its own).
    */
-  async function checkMayChange(tx: Db, ctx: TenantCtx, target: { id: string; isSuperadmin: boolean }, changesAccount: boolean) {
+  function checkMayChange(ctx: TenantCtx, target: { id: string; isSuperadmin: boolean }, changesAccount: boolean, tenantsOfTarget: number) {
     if (ctx.role === 'superadmin' || target.id === ctx.user.id) return;
     if (target.isSuperadmin) throw superadminAccount();
-    if (changesAccount && (await q.countMemberships(tx, target.id)) > 1) throw sharedAccount();
+    if (changesAccount && tenantsOfTarget > 1) throw sharedAccount();
   }
 
+  /**
+   * After a membership is removed: a person left with no tenant loses the account, or, for a
+   * superadmin (whose account stays), every session. One statement decides, across tenants.
+   */
+  const dropIfMemberOfNone = (userId: string) =>
+    bypass('person-memberships', async (tx) => {
+      if ((await q.countMemberships(tx, userId)) > 0) return;
+      const user = await q.findUserById(tx, userId);
+      if (user?.isSuperadmin) await endSessions(tx, userId);
+      else if (user) await q.deleteUser(tx, userId);
+    });
+
   return {
-    async list(ctx: TenantCtx) {
-      return (await q.listMembers(db, ctx.tenantId)).map(toUserView);
-    },
+    list: (ctx: TenantCtx) => ctx.db.run(async (tx) => (await q.listMembers(tx.db, tx.tenantId)).map(toUserView)),
 
     /**
      * Adds a person to the tenant. A new email creates the account; an email that already has an
@@ -89,22 +105,22 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
      * tells whether the email existed. Already a member here: a `Conflict`.
      */
     async create(ctx: TenantCtx, input: CreateUserInput): Promise<UserView> {
-      await branches.checkAssignments(ctx.tenantId, input);
+      await branches.checkAssignments(ctx.db, input);
       const email = normalizeEmail(input.email);
       // Hashed in both cases, so linking an existing account takes as long as creating one.
       const passwordHash = await hashPassword(input.password, config.bcryptCost, 'password');
       let userId: string | null = null;
       for (let attempt = 0; userId === null; attempt++) {
         try {
-          userId = await db.transaction(async (tx) => {
-            const existing = await q.findUserByEmail(tx, email);
+          userId = await ctx.db.run(async (tx) => {
+            const existing = await q.findUserByEmail(tx.db, email);
             const id = existing?.id ?? newId();
             if (existing) {
-              if (await q.findMember(tx, ctx.tenantId, id)) throw alreadyMember();
+              if (await q.findMember(tx.db, ctx.tenantId, id)) throw alreadyMember();
             } else {
-              await q.insertUser(tx, { id, email, name: input.name, passwordHash });
+              await q.insertUser(tx.db, { id, email, name: input.name, passwordHash });
             }
-            await q.insertMembership(tx, {
+            await q.insertMembership(tx.db, {
               tenantId: ctx.tenantId,
               userId: id,
               role: input.role,
@@ -123,27 +139,30 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
         }
       }
       members.forget(userId);
-      return toUserView(await member(ctx.tenantId, userId));
+      return toUserView(await member(ctx.db, userId));
     },
 
     async update(ctx: TenantCtx, userId: string, input: UpdateUserInput): Promise<UserView> {
-      await branches.checkAssignments(ctx.tenantId, input);
+      await branches.checkAssignments(ctx.db, input);
       // Outside the transaction: bcrypt must not hold the tenant lock (or PGlite's one connection).
       const passwordHash = input.password !== undefined ? await hashPassword(input.password, config.bcryptCost, 'password') : undefined;
+      // Read across tenants only when the person's own account (name, email, password) may change.
+      const touchesAccount = input.name !== undefined || input.email !== undefined || passwordHash !== undefined;
+      const tenantsOfTarget = touchesAccount ? await membershipCount(userId) : 0;
       try {
-        await db.transaction(async (tx) => {
-          const { current, target } = await lockedMember(tx, ctx.tenantId, userId);
+        await ctx.db.run(async (tx) => {
+          const { current, target } = await lockedMember(tx, userId);
           const account: { email?: string; name?: string } = {};
           if (input.name !== undefined && input.name !== current.name) account.name = input.name;
           if (input.email !== undefined && normalizeEmail(input.email) !== current.email) account.email = normalizeEmail(input.email);
           // A superadmin's account is refused whatever the fields; an unchanged name or email is not a change.
-          await checkMayChange(tx, ctx, target, Object.keys(account).length > 0 || passwordHash !== undefined);
-          if (input.role && input.role !== 'admin' && current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) {
+          checkMayChange(ctx, target, Object.keys(account).length > 0 || passwordHash !== undefined, tenantsOfTarget);
+          if (input.role && input.role !== 'admin' && current.role === 'admin' && (await q.countAdmins(tx.db, ctx.tenantId)) <= 1) {
             throw lastAdmin();
           }
-          if (Object.keys(account).length) await q.updateUser(tx, userId, account);
+          if (Object.keys(account).length) await q.updateUser(tx.db, userId, account);
           // A new password ends every session of the person (access and refresh tokens).
-          if (passwordHash !== undefined) await endSessions(tx, userId, { passwordHash });
+          if (passwordHash !== undefined) await endSessions(tx.db, userId, { passwordHash });
           const membership = {
             ...(input.role !== undefined ? { role: input.role } : {}),
             ...(input.assignedPdvIds !== undefined ? { assignedPdvIds: input.assignedPdvIds } : {}),
@@ -151,7 +170,7 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
             // The account's own name now stands for this tenant too.
             ...(account.name !== undefined ? { displayName: null } : {}),
           };
-          if (Object.keys(membership).length) await q.updateMembership(tx, ctx.tenantId, userId, membership);
+          if (Object.keys(membership).length) await q.updateMembership(tx.db, ctx.tenantId, userId, membership);
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw emailTaken();
@@ -159,7 +178,7 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
       } finally {
         members.forget(userId);
       }
-      return toUserView(await member(ctx.tenantId, userId));
+      return toUserView(await member(ctx.db, userId));
     },
 
     /**
@@ -168,15 +187,13 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
      */
     async remove(ctx: TenantCtx, userId: string) {
       try {
-        await db.transaction(async (tx) => {
-          const { current, target } = await lockedMember(tx, ctx.tenantId, userId);
-          await checkMayChange(tx, ctx, target, false);
-          if (current.role === 'admin' && (await q.countAdmins(tx, ctx.tenantId)) <= 1) throw lastAdmin();
-          await q.deleteMembership(tx, ctx.tenantId, userId);
-          if ((await q.countMemberships(tx, userId)) > 0) return;
-          if (target.isSuperadmin) await endSessions(tx, userId);
-          else await q.deleteUser(tx, userId);
+        await ctx.db.run(async (tx) => {
+          const { current, target } = await lockedMember(tx, userId);
+          checkMayChange(ctx, target, false, 0);
+          if (current.role === 'admin' && (await q.countAdmins(tx.db, ctx.tenantId)) <= 1) throw lastAdmin();
+          await q.deleteMembership(tx.db, ctx.tenantId, userId);
         });
+        await dropIfMemberOfNone(userId);
       } finally {
         members.forget(userId);
       }
@@ -196,7 +213,8 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
 
     /** The tenants the user belongs to, by name, with their role in each. */
     async tenantsOf(userId: string) {
-      const roles = new Map((await q.membershipsOfUser(db, userId)).map((m) => [m.tenantId, m.role]));
+      const mine = await bypass('person-memberships', (tx) => q.membershipsOfUser(tx, userId));
+      const roles = new Map(mine.map((m) => [m.tenantId, m.role]));
       const found = await tenants.listByIds([...roles.keys()]);
       return found.map((t) => ({ ...t, role: roles.get(t.id)! }));
     },
@@ -222,12 +240,12 @@ export function usersService({ db, config, clock, members }: Deps, branches: Ass
       return id;
     },
     addMember: async (
-      tenantId: string,
+      t: TenantDb,
       userId: string,
       role: q.MemberRow['role'],
       assigned: { assignedPdvIds?: string[]; assignedBranchIds?: string[] } = {},
     ) => {
-      await q.insertMembership(db, { tenantId, userId, role, ...assigned });
+      await t.run((tx) => q.insertMembership(tx.db, { tenantId: tx.tenantId, userId, role, ...assigned }));
       members.forget(userId);
     },
   };

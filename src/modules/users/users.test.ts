@@ -199,7 +199,7 @@ describe('PUT /t/:slug/users/:id', () => {
   it('does not let a tenant admin change the password of someone who also works elsewhere', async () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
-    await t.app.services.users.addMember(b.tenant._id, a.staff.id, 'staff');
+    await t.app.services.users.addMember(t.app.deps.tenantDb(b.tenant._id), a.staff.id, 'staff');
     const res = await req('PUT', `/t/${b.slug}/users/${a.staff.id}`, b.admin.headers, { password: 'hijacked-pass' });
     expect(res.statusCode).toBe(403);
     expect((await login(t.app, a.staff.email, 'hijacked-pass')).statusCode).toBe(401);
@@ -222,7 +222,7 @@ describe('DELETE /t/:slug/users/:id', () => {
   it('keeps the user who still belongs to another tenant', async () => {
     const a = await makeTenantWithTeam(t.app);
     const b = await makeTenantWithTeam(t.app);
-    await t.app.services.users.addMember(b.tenant._id, a.staff.id, 'staff');
+    await t.app.services.users.addMember(t.app.deps.tenantDb(b.tenant._id), a.staff.id, 'staff');
     expect((await req('DELETE', `/t/${b.slug}/users/${a.staff.id}`, b.admin.headers)).statusCode).toBe(200);
     expect((await login(t.app, a.staff.email)).statusCode).toBe(200);
     expect((await req('GET', `/t/${a.slug}/users`, a.admin.headers)).json()).toHaveLength(3);

@@ -1,18 +1,21 @@
 import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
 import { GATEWAY_A_WEBHOOK_PATH } from '../../integrations/gateway-a/index.js';
+import { PIX_PSP_SIGNATURE_HEADER, PIX_PSP_WEBHOOK_PATH } from '../../integrations/pix-psp/index.js';
 import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
 import { limitPerIp, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import type { TenantsService } from '../tenants/index.js';
-import { FLOOR_ROLES } from './orders.routes.js';
-import { CheckoutOrder, IdempotencyHeaders, Receipt, ReceiptParams } from './orders.schemas.js';
+import { CheckoutOrder, FLOOR_ROLES, IdempotencyHeaders, Receipt, ReceiptParams } from '../orders/index.js';
+import { Type } from '@sinclair/typebox';
 import {
   CheckoutConfig,
+  Payment,
   ProcessPaymentBody,
   ProcessPaymentResult,
   TestCredentialsBody,
   TestCredentialsResult,
+  toPaymentView,
   WalletPaymentBody,
   WebhookAck,
 } from './payments.schemas.js';
@@ -39,6 +42,17 @@ export function paymentsRoutes(
     handler: (req) => payments.processPayment(ctxOf(req), req.params.id, req.body),
   });
 
+  app.get('/t/:slug/orders/:id/payments', {
+    schema: {
+      tags: ['payments'],
+      summary: "The order's payment ledger, oldest first: every attempt, its amount, status and refund",
+      params: TenantIdParams,
+      response: withErrors({ 200: Type.Array(Payment) }),
+    },
+    config: { auth: { roles: [...FLOOR_ROLES, 'accountant'] } },
+    handler: async (req) => (await payments.ofOrder(ctxOf(req), req.params.id)).map(toPaymentView),
+  });
+
   // The signature covers the exact bytes received: this route keeps the raw body.
   app.register(async (raw) => {
     raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
@@ -51,6 +65,16 @@ export function paymentsRoutes(
       },
       config: { auth: { public: true } },
       handler: (req) => payments.gatewayWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.from(''), req.headers['x-gatewaya-signature']),
+    });
+    raw.post(PIX_PSP_WEBHOOK_PATH, {
+      schema: {
+        tags: ['payments'],
+        summary: 'PIX provider webhook: Pix received for our charges (HMAC-SHA256 of the raw body in X-Pix-Psp-Signature)',
+        security: [],
+        response: withErrors({ 200: WebhookAck }, [400, 401]),
+      },
+      config: { auth: { public: true } },
+      handler: (req) => payments.pixWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.from(''), req.headers[PIX_PSP_SIGNATURE_HEADER]),
     });
   });
 
@@ -98,6 +122,6 @@ export function paymentsRoutes(
   app.get('/t/:slug/receipts/:token', {
     schema: { tags: ['payments'], summary: 'Receipt of a paid order (token valid 10 minutes)', security: [], params: ReceiptParams, response: withErrors({ 200: Receipt }, [400, 403, 404]) },
     config: { auth: { public: true } },
-    handler: (req) => payments.receipt(tenantOf(req).id, req.params.token),
+    handler: (req) => payments.receipt(tenantOf(req).db, req.params.token),
   });
 }
