@@ -1,4 +1,4 @@
-import { boolean, foreignKey, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
 
@@ -38,6 +38,10 @@ export const pdvs = pgTable(
     gatewayATerminalSerial: text('gateway_a_terminal_serial'),
     /** A PIX key of this point of sale, instead of the tenant's. */
     pixKey: text('pix_key'),
+    /** This point of sale's service charge in basis points; null to use the tenant's. */
+    serviceChargeBp: integer('service_charge_bp'),
+    /** This point of sale's cover charge per person in cents; null to use the tenant's. */
+    coverCharge: bigint('cover_charge', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,6 +4,9 @@ import { createdAt, id, ts, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
 
 export const MODIFIER_GROUP_TYPES = ['single', 'multiple'] as const;
+/** How an item is sold: by the unit, or by weight with quantities in kg to 3 decimals (padarias, mercados). */
+export const MENU_UNITS = ['un', 'kg'] as const;
+export type MenuUnit = (typeof MENU_UNITS)[number];
 export type ModifierGroupType = (typeof MODIFIER_GROUP_TYPES)[number];
 
 /** One choice inside a modifier group; `priceAdjustment` in integer cents, never negative. */
@@ -41,6 +44,8 @@ export const menuItems = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     price: bigint('price', { mode: 'number' }).notNull(),
+    /** `kg`: the price is per kilogram. */
+    unit: text('unit', { enum: MENU_UNITS }).notNull().default('un'),
     preparationTime: integer('preparation_time'),
     isAvailable: boolean('is_available').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),

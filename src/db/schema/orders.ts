@@ -1,6 +1,7 @@
 import { bigint, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { pdvs } from './branches.js';
+import type { MenuUnit } from './menu.js';
 import { createdAt, id, ts, updatedAt } from './columns.js';
 import { diningTables } from './tables.js';
 import { tenants } from './tenants.js';
@@ -30,14 +31,53 @@ export interface StatusChange {
   correction: boolean;
 }
 
+export const DISCOUNT_KINDS = ['amount', 'percent'] as const;
+
+/** A discount on a line or on the whole order: `value` is cents (`amount`) or a percentage (`percent`). */
+export interface Discount {
+  kind: (typeof DISCOUNT_KINDS)[number];
+  value: number;
+  reason: string;
+  by: string;
+  at: string;
+}
+
+/** A change to a bill after it was made: who gave a discount, voided a line, removed the service charge. */
+export interface BillAdjustment {
+  kind: 'discount' | 'discount_removed' | 'void' | 'service_charge' | 'covers';
+  /** Index of the line, for line discounts and voids. */
+  line?: number;
+  detail: string;
+  reason?: string;
+  by: string;
+  at: string;
+}
+
+/** Rounded minus exact, in cents (fractions of a cent): what rounding to whole cents moved, per part of the bill. */
+export interface BillRounding {
+  lines: number;
+  discounts: number;
+  serviceCharge: number;
+}
+
 /** One line of an order: name and prices copied from the menu when the line was added. */
 export interface OrderLine {
   /** Null on the synthetic line of an equal split part. */
   menuItem: string | null;
   name: string;
-  /** Unit price in cents, modifiers included. */
+  /** Unit price in cents, modifiers included (per kg for `unit: kg`). */
   price: number;
+  /** Units, or kilograms to 3 decimals for `unit: kg`. */
   quantity: number;
+  /** Absent on lines written before items could be sold by weight: `un`. */
+  unit?: MenuUnit;
+  /** price x quantity rounded to the cent (written with every change of the bill). */
+  amount?: number;
+  discount?: Discount;
+  /** The line discount in cents. */
+  discountAmount?: number;
+  /** Units taken off the line by voids (the line stays, so line numbers do not move). */
+  voidedQuantity?: number;
   notes?: string;
   allergens?: string[];
   modifiers?: OrderLineModifier[];
@@ -55,6 +95,23 @@ export const orders = pgTable(
     tableId: id('table_id'),
     pdvId: id('pdv_id'),
     items: jsonb('items').$type<OrderLine[]>().notNull(),
+    /** Sum of the line amounts, in cents. */
+    itemsTotal: bigint('items_total', { mode: 'number' }).notNull().default(0),
+    /** Line discounts plus the order discount, in cents. */
+    discountTotal: bigint('discount_total', { mode: 'number' }).notNull().default(0),
+    orderDiscount: jsonb('order_discount').$type<Discount>(),
+    /** Service charge rate in basis points, taken from the PDV or tenant when the order was made. */
+    serviceChargeBp: integer('service_charge_bp').notNull().default(0),
+    /** The customer declined the (optional) service charge. */
+    serviceChargeRemoved: boolean('service_charge_removed').notNull().default(false),
+    serviceCharge: bigint('service_charge', { mode: 'number' }).notNull().default(0),
+    /** People at the table, for the cover charge. */
+    covers: integer('covers').notNull().default(0),
+    coverChargeUnit: bigint('cover_charge_unit', { mode: 'number' }).notNull().default(0),
+    coverCharge: bigint('cover_charge', { mode: 'number' }).notNull().default(0),
+    rounding: jsonb('rounding').$type<BillRounding>(),
+    adjustments: jsonb('adjustments').$type<BillAdjustment[]>().notNull().default([]),
+    /** itemsTotal - discountTotal + serviceCharge + coverCharge, in cents (tips are on payments). */
     total: bigint('total', { mode: 'number' }).notNull(),
     customerName: text('customer_name'),
     customerPhone: text('customer_phone'),

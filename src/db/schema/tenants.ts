@@ -1,4 +1,4 @@
-import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.js';
 
 export const tenants = pgTable(
@@ -29,6 +29,12 @@ export const tenants = pgTable(
     walletPublicKey: text('wallet_public_key'),
     /** The restaurant's PIX key, as the DICT stores it (src/platform/pix/pix-key.ts); a PDV may have its own. */
     pixKey: text('pix_key'),
+    /** Service charge on dine-in bills, in basis points (1000 = the usual 10%); a PDV may set its own. */
+    serviceChargeBp: integer('service_charge_bp').notNull().default(0),
+    /** Cover charge per person on dine-in bills, in cents; a PDV may set its own. */
+    coverCharge: bigint('cover_charge', { mode: 'number' }).notNull().default(0),
+    /** Largest discount staff may give alone, in basis points of what it discounts; above it a manager does. */
+    discountLimitBp: integer('discount_limit_bp').notNull().default(1000),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
