@@ -17,6 +17,10 @@ export interface PdvView {
   gatewayATerminalSerial: string | null;
   /** Its own PIX key, instead of the tenant's; null to use the tenant's. */
   pixKey: string | null;
+  /** Its own service charge in basis points (1000 = 10%); null to use the tenant's. */
+  serviceChargeBp: number | null;
+  /** Its own cover charge per person in cents; null to use the tenant's. */
+  coverCharge: number | null;
 }
 
 function toPdvView(row: typeof pdvs.$inferSelect): PdvView {
@@ -29,6 +33,8 @@ function toPdvView(row: typeof pdvs.$inferSelect): PdvView {
     branch: row.branchId,
     gatewayATerminalSerial: row.gatewayATerminalSerial,
     pixKey: row.pixKey,
+    serviceChargeBp: row.serviceChargeBp,
+    coverCharge: row.coverCharge,
   };
 }
 
@@ -44,10 +50,28 @@ export function branchesService(_deps: Deps) {
 
     createPdv: (
       t: TenantDb,
-      input: { branchId: string; name: string; slug: string; serviceMode?: string; gatewayATerminalSerial?: string | null; pixKey?: string | null },
+      input: {
+        branchId: string;
+        name: string;
+        slug: string;
+        serviceMode?: string;
+        gatewayATerminalSerial?: string | null;
+        pixKey?: string | null;
+        /** Basis points, 0..3000 (30%); null or absent: the tenant's. */
+        serviceChargeBp?: number | null;
+        /** Cents per person, 0..100000; null or absent: the tenant's. */
+        coverCharge?: number | null;
+      },
     ) => {
       const pixKey = input.pixKey ? parsePixKey(input.pixKey)?.key : input.pixKey;
       if (input.pixKey && !pixKey) throw new Invalid('pixKey', 'is not a PIX key');
+      const { serviceChargeBp, coverCharge } = input;
+      if (serviceChargeBp != null && !(Number.isInteger(serviceChargeBp) && serviceChargeBp >= 0 && serviceChargeBp <= 3000)) {
+        throw new Invalid('serviceChargeBp', 'must be an integer number of basis points from 0 to 3000 (30%)');
+      }
+      if (coverCharge != null && !(Number.isInteger(coverCharge) && coverCharge >= 0 && coverCharge <= 100_000)) {
+        throw new Invalid('coverCharge', 'must be an integer number of cents from 0 to 100000');
+      }
       return t.run((tx) => q.insertPdv(tx.db, { tenantId: tx.tenantId, id: newId(), ...input, pixKey }));
     },
 

@@ -74,7 +74,7 @@ export function tenantsRoutes(app: RouteApp, { tenants }: { tenants: TenantsServ
   app.put('/t/:slug/tenants', {
     schema: {
       tags: ['tenants'],
-      summary: 'Set fiscal and payment configuration; null clears a field',
+      summary: 'Set fiscal and payment configuration and bill settings; null clears a field',
       params: TenantParams,
       body: TenantConfigBody,
       response: withErrors({ 200: Tenant }),

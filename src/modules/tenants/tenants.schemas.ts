@@ -46,6 +46,9 @@ export const Tenant = Type.Object(
     walletDeviceId: Nullable(Type.String()),
     walletPublicKey: Nullable(Type.String()),
     pixKey: Nullable(Type.String({ description: 'PIX key as stored: CPF/CNPJ digits, lowercase e-mail, +55 phone or a random key' })),
+    serviceChargePercent: Type.Number({ description: 'service charge on dine-in bills, percent (10 = 10%; 0 for none); a PDV may set its own' }),
+    coverCharge: Type.Integer({ description: 'cover charge per person on dine-in bills, cents (0 for none); a PDV may set its own' }),
+    discountLimitPercent: Type.Number({ description: 'largest discount staff may give alone, percent of what it discounts; above it a manager does' }),
   },
   { $id: 'Tenant' },
 );
@@ -98,6 +101,16 @@ const fiscalPaymentFields = {
   pixKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: 'CPF, CNPJ, e-mail, phone (+55 or (DD)) or random key (UUID v4)' }))),
 };
 
+/** Percentages are stored as basis points: at most 2 decimals (checked by the service: ajv's multipleOf is not exact on floats). */
+const Percent = (max: number, description: string) => Type.Number({ minimum: 0, maximum: max, description: `${description}; 0 to ${max}, at most 2 decimals` });
+
+/** Bill settings of spec section 2: what a dine-in bill adds, and how far staff may discount it alone. */
+const billFields = {
+  serviceChargePercent: Type.Optional(Percent(30, 'service charge on dine-in bills, percent (10 = 10%)')),
+  coverCharge: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'cover charge per person on dine-in bills, cents' })),
+  discountLimitPercent: Type.Optional(Percent(100, 'largest discount staff may give alone, percent of what it discounts')),
+};
+
 export const CreateTenantBody = Body({
   name: Text(120),
   slug: Slug,
@@ -108,7 +121,7 @@ export const CreateTenantBody = Body({
   timezone: Type.Optional(Timezone),
 });
 
-/** What the superadmin sets: everything the tenant admin does, plus slug, plan, business type, time zone and activation. */
+/** What the superadmin sets: everything the tenant admin does (bill settings included), plus slug, plan, business type, time zone and activation. */
 export const UpdateTenantBody = Body({
   ...identityFields,
   slug: Type.Optional(Slug),
@@ -117,12 +130,14 @@ export const UpdateTenantBody = Body({
   timezone: Type.Optional(Timezone),
   isActive: Type.Optional(Type.Boolean()),
   ...fiscalPaymentFields,
+  ...billFields,
 });
 
-/** What a tenant admin sets on their own tenant: identity, fiscal and payment configuration. */
+/** What a tenant admin sets on their own tenant: identity, fiscal and payment configuration, bill settings. */
 export const TenantConfigBody = Body({
   ...identityFields,
   ...fiscalPaymentFields,
+  ...billFields,
 });
 
 export const ToggleResult = Type.Object({ isActive: Type.Boolean() });

@@ -46,7 +46,19 @@ export function toTenantView(t: TenantRow): TenantView {
     walletDeviceId: t.walletDeviceId,
     walletPublicKey: t.walletPublicKey,
     pixKey: t.pixKey,
+    serviceChargePercent: t.serviceChargeBp / 100,
+    coverCharge: t.coverCharge,
+    discountLimitPercent: t.discountLimitBp / 100,
   };
+}
+
+/** A percentage with at most 2 decimals as basis points (12.5 -> 1250); `Invalid` naming the field otherwise. */
+function toBasisPoints(field: string, percent: number | undefined): number | undefined {
+  if (percent === undefined) return undefined;
+  const bp = Math.round(percent * 100);
+  // Tolerance for binary floats (0.07 * 100 = 7.000000000000001); 12.345 or 12.001 are off by far more.
+  if (Math.abs(percent * 100 - bp) > 1e-6) throw new Invalid(field, 'must have at most 2 decimals');
+  return bp;
 }
 
 const slugTaken = () => new Conflict('A tenant with this slug already exists', 'slug_taken');
@@ -75,7 +87,10 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
    * secrets encrypted. Fields absent from the input are left alone; null clears.
    */
   function toPatch(input: UpdateTenantInput): TenantPatch {
-    const { fiscalProviderToken, walletAccessToken, cnpj, cep, email, regimeTributario, pixKey, ...plain } = input;
+    const { fiscalProviderToken, walletAccessToken, cnpj, cep, email, regimeTributario, pixKey, serviceChargePercent, discountLimitPercent, ...plain } =
+      input;
+    const serviceChargeBp = toBasisPoints('serviceChargePercent', serviceChargePercent);
+    const discountLimitBp = toBasisPoints('discountLimitPercent', discountLimitPercent);
     let pixValue: string | null | undefined = pixKey;
     if (typeof pixKey === 'string') {
       const parsed = parsePixKey(pixKey);
@@ -91,6 +106,8 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
       ...plain,
       ...(cnpjValue !== undefined ? { cnpj: cnpjValue } : {}),
       ...(pixValue !== undefined ? { pixKey: pixValue } : {}),
+      ...(serviceChargeBp !== undefined ? { serviceChargeBp } : {}),
+      ...(discountLimitBp !== undefined ? { discountLimitBp } : {}),
       ...(cep !== undefined ? { cep: cep === null ? null : cep.replace('-', '') } : {}),
       ...(email !== undefined ? { email: email?.toLowerCase() ?? null } : {}),
       ...(regimeTributario !== undefined ? { regimeTributario: regimeTributario === null ? null : normalizeRegime(regimeTributario) } : {}),

@@ -339,3 +339,94 @@ describe('regimeTributario: names or NF-e CRT codes', () => {
     expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json().regimeTributario).toBeNull();
   });
 });
+
+describe('bill settings: service charge, cover charge, discount limit', () => {
+  const BILL = (body: Record<string, unknown>) => ({
+    serviceChargePercent: body.serviceChargePercent,
+    coverCharge: body.coverCharge,
+    discountLimitPercent: body.discountLimitPercent,
+  });
+  const storedBp = async (tenantId: string) => {
+    const raw = await t.app.deps.db.execute(
+      sql`select service_charge_bp as s, cover_charge as c, discount_limit_bp as d from tenants where id = ${tenantId}`,
+    );
+    const row = (raw as unknown as { rows: { s: number; c: number | string; d: number }[] }).rows[0];
+    return { s: Number(row.s), c: Number(row.c), d: Number(row.d) };
+  };
+
+  it('answers the defaults: no service charge, no cover charge, 10% discount limit', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const res = await req('GET', `/t/${a.slug}/tenants`, a.admin.headers);
+    expect(BILL(res.json())).toEqual({ serviceChargePercent: 0, coverCharge: 0, discountLimitPercent: 10 });
+  });
+
+  it('sets the three and reads them back, percentages stored as basis points', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { serviceChargePercent: 12.5, coverCharge: 1500, discountLimitPercent: 7.25 });
+    expect(res.statusCode).toBe(200);
+    expect(BILL(res.json())).toEqual({ serviceChargePercent: 12.5, coverCharge: 1500, discountLimitPercent: 7.25 });
+    expect(BILL((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json())).toEqual(BILL(res.json()));
+    expect(await storedBp(a.tenant._id)).toEqual({ s: 1250, c: 1500, d: 725 });
+    // Floats that are not exact in binary still count as 2 decimals; the bounds are allowed.
+    const edge = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { serviceChargePercent: 0.07, discountLimitPercent: 100 });
+    expect(edge.statusCode).toBe(200);
+    expect(BILL(edge.json())).toEqual({ serviceChargePercent: 0.07, coverCharge: 1500, discountLimitPercent: 100 });
+    expect(await storedBp(a.tenant._id)).toEqual({ s: 7, c: 1500, d: 10000 });
+    const top = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { serviceChargePercent: 30, coverCharge: 100000, discountLimitPercent: 0 });
+    expect(BILL(top.json())).toEqual({ serviceChargePercent: 30, coverCharge: 100000, discountLimitPercent: 0 });
+    // A partial update leaves the others alone.
+    const partial = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { coverCharge: 0 });
+    expect(BILL(partial.json())).toEqual({ serviceChargePercent: 30, coverCharge: 0, discountLimitPercent: 0 });
+  });
+
+  it('refuses negative, too precise, too large and non-numeric values with a 400 naming the field, changing nothing', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const set = { serviceChargePercent: 10, coverCharge: 500, discountLimitPercent: 15 };
+    expect((await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, set)).statusCode).toBe(200);
+    const before = (await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json();
+    const cases: [object, string][] = [
+      [{ serviceChargePercent: -1 }, 'serviceChargePercent'],
+      [{ serviceChargePercent: 12.345 }, 'serviceChargePercent'],
+      [{ serviceChargePercent: 10.001 }, 'serviceChargePercent'],
+      [{ serviceChargePercent: 30.01 }, 'serviceChargePercent'],
+      [{ serviceChargePercent: '10' }, 'serviceChargePercent'],
+      [{ serviceChargePercent: null }, 'serviceChargePercent'],
+      [{ coverCharge: -1 }, 'coverCharge'],
+      [{ coverCharge: 12.5 }, 'coverCharge'],
+      [{ coverCharge: 100001 }, 'coverCharge'],
+      [{ coverCharge: null }, 'coverCharge'],
+      [{ discountLimitPercent: -0.01 }, 'discountLimitPercent'],
+      [{ discountLimitPercent: 5.555 }, 'discountLimitPercent'],
+      [{ discountLimitPercent: 100.5 }, 'discountLimitPercent'],
+    ];
+    for (const [payload, field] of cases) {
+      // With valid changes beside it: a 400 writes none of them.
+      const res = await req('PUT', `/t/${a.slug}/tenants`, a.admin.headers, { city: 'Recife', coverCharge: 900, discountLimitPercent: 20, ...payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().details[0].field, JSON.stringify(payload)).toBe(`body.${field}`);
+    }
+    expect((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json()).toEqual(before);
+    expect(await storedBp(a.tenant._id)).toEqual({ s: 1000, c: 500, d: 1500 });
+  });
+
+  it('is refused to staff, accountants and branch managers (403), changing nothing', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const manager = await makeUser(t.app, a.tenant, 'branch_manager');
+    for (const u of [a.staff, a.accountant, manager]) {
+      const res = await req('PUT', `/t/${a.slug}/tenants`, u.headers, { serviceChargePercent: 20, coverCharge: 1000, discountLimitPercent: 100 });
+      expect(res.statusCode).toBe(403);
+    }
+    expect(BILL((await req('GET', `/t/${a.slug}/tenants`, a.admin.headers)).json())).toEqual({ serviceChargePercent: 0, coverCharge: 0, discountLimitPercent: 10 });
+  });
+
+  it('the superadmin sets them too, with the same rules', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const ok = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { serviceChargePercent: 8.5, coverCharge: 250, discountLimitPercent: 12 });
+    expect(ok.statusCode).toBe(200);
+    expect(BILL(ok.json())).toEqual({ serviceChargePercent: 8.5, coverCharge: 250, discountLimitPercent: 12 });
+    const bad = await req('PUT', `/api/superadmin/tenants/${a.tenant._id}`, sa.headers, { serviceChargePercent: 8.555 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].field).toBe('body.serviceChargePercent');
+    expect(await storedBp(a.tenant._id)).toEqual({ s: 850, c: 250, d: 1200 });
+  });
+});
