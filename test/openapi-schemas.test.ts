@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
-import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
+import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
+import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
 import { RESERVATION_STATUSES, TABLE_STATUSES } from '../src/db/schema/tables.js';
 import { MEMBER_ROLES } from '../src/db/schema/users.js';
 import { BUSINESS_TYPES, PLANS } from '../src/modules/tenants/tenants.schemas.js';
@@ -55,6 +55,9 @@ describe('/openapi.json', () => {
     expect(enumOf(order, 'paymentStatus')).toEqual([...PAYMENT_STATUSES]);
     expect(enumOf(order, 'paymentMethod')).toEqual([...PAYMENT_METHODS]);
     expect(enumOf(order, 'paymentGateway')).toEqual([...PAYMENT_GATEWAYS]);
+    const orderLine = resolve(resolve(order.properties!.items).items!);
+    expect(enumOf(orderLine, 'unit')).toEqual([...MENU_UNITS]);
+    expect(enumOf(resolve(orderLine.properties!.discount), 'kind')).toEqual([...DISCOUNT_KINDS]);
 
     const tracked = answer('get', '/t/{slug}/orders/{number}/track');
     expect(enumOf(tracked, 'status')).toEqual([...ORDER_STATUSES]);
@@ -64,6 +67,7 @@ describe('/openapi.json', () => {
     expect(enumOf(answer('get', '/t/{slug}/reservations'), 'status')).toEqual([...RESERVATION_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/users'), 'role')).toEqual([...MEMBER_ROLES]);
     expect(enumOf(answer('get', '/t/{slug}/menu/modifier-groups'), 'type')).toEqual([...MODIFIER_GROUP_TYPES]);
+    expect(enumOf(answer('get', '/t/{slug}/menu/items'), 'unit')).toEqual([...MENU_UNITS]);
 
     for (const tenant of [answer('get', '/t/{slug}/tenants'), answer('get', '/api/superadmin/tenants')]) {
       expect(enumOf(tenant, 'plan')).toEqual([...PLANS]);

@@ -109,6 +109,7 @@ const itemColumns = {
   name: menuItems.name,
   description: menuItems.description,
   price: menuItems.price,
+  unit: menuItems.unit,
   preparationTime: menuItems.preparationTime,
   isAvailable: menuItems.isAvailable,
   isActive: menuItems.isActive,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
+import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
 import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /** Highest price a menu item may have: R$ 100.000,00. */
@@ -11,6 +11,7 @@ const Description = Type.String({ maxLength: 2000 });
 const Cents = Type.Integer({ minimum: 0, maximum: MAX_PRICE_CENTS, description: 'integer cents (BRL), never negative' });
 const Minutes = Type.Integer({ minimum: 0, maximum: 1440, description: 'minutes' });
 const Allergen = Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' });
+const UNIT_DESCRIPTION = 'un: sold by the unit; kg: price is per kilogram and orders take quantities in kg to 3 decimals';
 
 // ---- categories
 
@@ -104,7 +105,8 @@ const menuItemFields = {
   _id: Type.String(),
   name: Type.String(),
   description: Type.String(),
-  price: Type.Integer({ description: 'integer cents (BRL)' }),
+  price: Type.Integer({ description: 'integer cents (BRL); per kilogram when unit is kg' }),
+  unit: StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION }),
   category: Type.String({ description: 'category id' }),
   preparationTime: Nullable(Type.Integer(), { description: 'minutes' }),
   isAvailable: Type.Boolean(),
@@ -133,6 +135,7 @@ export const CreateItemBody = Body({
   name: Name,
   description: Type.Optional(Description),
   price: Cents,
+  unit: Type.Optional(StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION })),
   category: Id,
   preparationTime: Type.Optional(Minutes),
   isAvailable: Type.Optional(Type.Boolean({ description: 'default true' })),
@@ -145,6 +148,7 @@ export const UpdateItemBody = Body({
   name: Type.Optional(Name),
   description: Type.Optional(Description),
   price: Type.Optional(Cents),
+  unit: Type.Optional(StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION })),
   category: Type.Optional(Id),
   preparationTime: Type.Optional(Nullable(Minutes)),
   isAvailable: Type.Optional(Type.Boolean()),

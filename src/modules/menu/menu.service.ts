@@ -1,7 +1,7 @@
 import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
-import type { MenuCategoryRow, ModifierGroupRow, ModifierOption } from '../../db/schema/menu.js';
+import type { MenuCategoryRow, MenuUnit, ModifierGroupRow, ModifierOption } from '../../db/schema/menu.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
 import { freshReadCoalescer, versionedBodyCache, type CachedBody } from '../../platform/http-cache.js';
@@ -53,6 +53,7 @@ export function toItemView(i: q.ItemRow): MenuItemView {
     name: i.name,
     description: i.description,
     price: i.price,
+    unit: i.unit,
     category: i.categoryId ?? '',
     preparationTime: i.preparationTime,
     isAvailable: i.isAvailable,
@@ -68,8 +69,10 @@ export function toItemView(i: q.ItemRow): MenuItemView {
 export interface OrderableItem {
   id: string;
   name: string;
-  /** Integer cents. */
+  /** Integer cents: per kilogram when `unit` is `kg`. */
   price: number;
+  /** `un`: whole quantities; `kg`: quantities in kg to 3 decimals, priced per kilogram. */
+  unit: MenuUnit;
   categoryId: string | null;
   /** True when the item is active and available: it may be ordered. */
   orderable: boolean;
@@ -252,6 +255,7 @@ export function menuService({ tenantDb }: Deps) {
           name: input.name.trim(),
           description: input.description ?? '',
           price: input.price,
+          unit: input.unit ?? 'un',
           preparationTime: input.preparationTime ?? null,
           isAvailable: input.isAvailable ?? true,
           isActive: input.isActive ?? true,
@@ -350,6 +354,7 @@ export function menuService({ tenantDb }: Deps) {
               id: r.id,
               name: r.name,
               price: r.price,
+              unit: r.unit,
               categoryId: r.categoryId,
               orderable: r.isActive && r.isAvailable,
               isActive: r.isActive,

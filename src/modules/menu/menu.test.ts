@@ -156,6 +156,7 @@ describe('menu items', () => {
       name: 'Picanha na chapa',
       description: 'Com farofa e vinagrete',
       price: 11990,
+      unit: 'un',
       category: c._id,
       preparationTime: 30,
       isAvailable: true,
@@ -165,6 +166,48 @@ describe('menu items', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
+  });
+
+  it('sells an item by weight (unit kg): shown in the panel and the public menu, changeable, invalid units refused', async () => {
+    const { tenant, slug, admin, staff } = await makeTenantWithTeam(t.app);
+    const c = await makeCategory(t.app, tenant, { name: 'Padaria' });
+    const post = (payload: object) => t.app.inject({ method: 'POST', url: `/t/${slug}/menu/items`, headers: admin.headers, payload });
+    for (const unit of ['g', 'KG', '', 1, null]) {
+      const bad = await post({ name: 'Pão francês', price: 1890, category: c._id, unit });
+      expect(bad.statusCode, JSON.stringify(unit)).toBe(400);
+      expect(bad.json().details[0].field).toBe('body.unit');
+    }
+    expect(await t.app.services.menu.listItems(t.app.deps.tenantDb(tenant._id))).toEqual([]);
+
+    const created = await post({ name: 'Pão francês', price: 1890, category: c._id, unit: 'kg' });
+    expect(created.statusCode).toBe(201);
+    const bread = created.json();
+    expect(bread).toMatchObject({ name: 'Pão francês', price: 1890, unit: 'kg' });
+    const byUnit = await post({ name: 'Sonho', price: 650, category: c._id });
+    expect(byUnit.json().unit).toBe('un');
+
+    const panel = await t.app.inject({ url: `/t/${slug}/admin/menu/items`, headers: staff.headers });
+    expect(panel.json().map((i: { name: string; unit: string }) => [i.name, i.unit])).toEqual([
+      ['Pão francês', 'kg'],
+      ['Sonho', 'un'],
+    ]);
+    expect((await t.app.inject({ url: `/t/${slug}/menu/items` })).json()).toEqual([bread, byUnit.json()]);
+    const detail = await t.app.inject({ url: `/t/${slug}/menu/items/${bread._id}` });
+    expect(detail.json()).toMatchObject({ _id: bread._id, price: 1890, unit: 'kg' });
+    const [forOrder] = (await t.app.services.menu.itemsForOrder(t.app.deps.tenantDb(tenant._id), [bread._id])).values();
+    expect(forOrder).toMatchObject({ price: 1890, unit: 'kg' });
+
+    const put = (id: string, payload: object) => t.app.inject({ method: 'PUT', url: `/t/${slug}/menu/items/${id}`, headers: staff.headers, payload });
+    const invalid = await put(bread._id, { unit: 'litro' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().details[0].field).toBe('body.unit');
+    // Another field alone leaves the unit as it was.
+    expect((await put(bread._id, { price: 1990 })).json()).toMatchObject({ price: 1990, unit: 'kg' });
+    const back = await put(bread._id, { unit: 'un' });
+    expect(back.statusCode).toBe(200);
+    expect(back.json()).toMatchObject({ _id: bread._id, price: 1990, unit: 'un' });
+    expect((await put(byUnit.json()._id, { unit: 'kg' })).json().unit).toBe('kg');
+    expect((await t.app.inject({ url: `/t/${slug}/menu/items` })).json().map((i: { unit: string }) => i.unit)).toEqual(['un', 'kg']);
   });
 
   it('rejects negative, fractional and textual prices, and unknown categories or groups, naming them', async () => {
@@ -382,7 +425,7 @@ describe('menu lookups for orders', () => {
     const found = await t.app.services.menu.itemsForOrder(t.app.deps.tenantDb(tenant._id), [burger._id, off._id, foreign._id, burger._id]);
     expect([...found.keys()].sort()).toEqual([burger._id, off._id].sort());
     const b = found.get(burger._id)!;
-    expect(b).toMatchObject({ name: 'Hambúrguer', price: 4290, orderable: true, modifierGroups: [ponto, extras] });
+    expect(b).toMatchObject({ name: 'Hambúrguer', price: 4290, unit: 'un', orderable: true, modifierGroups: [ponto, extras] });
     expect(found.get(off._id)!.orderable).toBe(false);
 
     const menu = t.app.services.menu;
