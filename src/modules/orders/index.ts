@@ -8,7 +8,8 @@ import { ordersRoutes } from './orders.routes.js';
 import { ordersService } from './orders.service.js';
 
 export type { OrdersService } from './orders.service.js';
-export { amountDue, RECEIPT_TTL_MS } from './orders.service.js';
+export { amountDue, RECEIPT_TTL_MS, toBillView } from './orders.service.js';
+export { billedQuantity } from './orders.bill.js';
 export { CheckoutOrder, CreateOrderBody, IdempotencyHeaders, Receipt, ReceiptParams, type CreateOrderInput } from './orders.schemas.js';
 export { FLOOR_ROLES } from './orders.routes.js';
 

@@ -7,9 +7,12 @@ import { RateLimited, sendRateLimited, setRateLimitHeaders, type RateLimiter } f
 import { Nullable, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
   AddItemsBody,
+  BillBody,
   CheckoutOrder,
   CloseTabBody,
   CreateOrderBody,
+  DiscountBody,
+  DiscountQuery,
   IdempotencyHeaders,
   ListOrdersQuery,
   Order,
@@ -18,6 +21,7 @@ import {
   StatusBody,
   TableIdParams,
   TrackedOrder,
+  VoidBody,
 } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
@@ -188,5 +192,59 @@ export function ordersRoutes(
     },
     config: { auth: floor },
     handler: (req) => orders.pixOf(ctxOf(req), req.params.id),
+  });
+
+  const billErrors = [400, 401, 403, 404, 409] as const;
+
+  app.put('/t/:slug/orders/:id/discount', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Give a discount on a line or on the whole order, by amount (cents) or percentage, with a reason',
+      description:
+        'Replaces the discount the line or order had. Above the tenant discount limit (discountLimitPercent) only an admin or branch manager ' +
+        'may give it (403 discount_limit). A bill never goes below what was already paid (409 would_overpay).',
+      params: TenantIdParams,
+      body: DiscountBody,
+      response: withErrors({ 200: Order }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.setDiscount(ctxOf(req), req.params.id, req.body),
+  });
+
+  app.delete('/t/:slug/orders/:id/discount', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Take off the discount of a line (?line=N) or of the order',
+      params: TenantIdParams,
+      querystring: DiscountQuery,
+      response: withErrors({ 200: Order }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.removeDiscount(ctxOf(req), req.params.id, req.query.line),
+  });
+
+  app.post('/t/:slug/orders/:id/void', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Void units of a line, with a reason (they stay on the line as voidedQuantity and leave the bill)',
+      description: 'Once the kitchen has the order (any status after pending) only an admin or branch manager may void (403 void_role).',
+      params: TenantIdParams,
+      body: VoidBody,
+      response: withErrors({ 200: Order }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.voidLine(ctxOf(req), req.params.id, req.body),
+  });
+
+  app.put('/t/:slug/orders/:id/bill', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Remove or restore the service charge (optional for the customer), or set the covers of a dine-in bill',
+      params: TenantIdParams,
+      body: BillBody,
+      response: withErrors({ 200: Order }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.updateBill(ctxOf(req), req.params.id, req.body),
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderLine, type OrderStatus } from '../../db/schema/orders.js';
-import { canMove, compactDate, equalShares, FINAL_STATUSES, isOpen, mergeLines, staffOrderNumber, totalOf } from './orders.rules.js';
+import { canMove, compactDate, FINAL_STATUSES, isOpen, mergeLines, staffOrderNumber } from './orders.rules.js';
 
 /** Pure rules of orders: no database, no app. */
 
@@ -106,44 +106,16 @@ describe('mergeLines', () => {
   it('keeps different menu items apart even with the same name and price', () => {
     expect(mergeLines([line()], [line({ menuItem: 'item-other' })])).toHaveLength(2);
   });
-});
 
-describe('totalOf', () => {
-  it('is the sum of unit price times quantity, in integer cents', () => {
-    expect(totalOf([])).toBe(0);
-    expect(totalOf([line({ price: 7450, quantity: 2 })])).toBe(14900);
-    expect(totalOf([line({ price: 7450, quantity: 2 }), line({ price: 1, quantity: 3 }), line({ price: 0, quantity: 5 })])).toBe(14903);
-    expect(Number.isInteger(totalOf([line({ price: 999, quantity: 7 }), line({ price: 1, quantity: 1 })]))).toBe(true);
+  it('adds kilograms without floating-point residue', () => {
+    const kg = (quantity: number) => line({ unit: 'kg', quantity, price: 4990 });
+    expect(mergeLines([kg(0.1)], [kg(0.2)])[0].quantity).toBe(0.3);
   });
 
-  it('stays exact for large totals', () => {
-    expect(totalOf([line({ price: 99_999_999, quantity: 1000 })])).toBe(99_999_999_000);
-  });
-});
-
-describe('equalShares', () => {
-  it('spreads the odd cents over the first parts', () => {
-    expect(equalShares(1000, 3)).toEqual([334, 333, 333]);
-    expect(equalShares(1001, 3)).toEqual([334, 334, 333]);
-    expect(equalShares(14900, 4)).toEqual([3725, 3725, 3725, 3725]);
-    expect(equalShares(1, 2)).toEqual([1, 0]);
-    expect(equalShares(2, 5)).toEqual([1, 1, 0, 0, 0]);
-    expect(equalShares(0, 3)).toEqual([0, 0, 0]);
-    expect(equalShares(777, 1)).toEqual([777]);
-  });
-
-  it('always gives integer cents that differ by at most one and add up exactly', () => {
-    for (const total of [0, 1, 2, 99, 100, 101, 7450, 14903, 1_000_003, 99_999_999_999]) {
-      for (let parts = 1; parts <= 50; parts++) {
-        const shares = equalShares(total, parts);
-        expect(shares).toHaveLength(parts);
-        expect(shares.every(Number.isInteger)).toBe(true);
-        expect(shares.reduce((a, b) => a + b, 0)).toBe(total);
-        expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
-        // Larger shares first: the first customer never pays less than the last.
-        expect([...shares].sort((a, b) => b - a)).toEqual(shares);
-      }
-    }
+  it('gives more of a discounted or voided dish a line of its own', () => {
+    const discount = { kind: 'percent' as const, value: 50, reason: 'cortesia', by: 'u', at: '2024-01-01T00:00:00.000Z' };
+    expect(mergeLines([line({ discount })], [line()])).toHaveLength(2);
+    expect(mergeLines([line({ voidedQuantity: 1, quantity: 2 })], [line()])).toHaveLength(2);
   });
 });
 

@@ -1,3 +1,4 @@
+import { addQuantities } from './orders.bill.js';
 import type { OrderLine, OrderStatus } from '../../db/schema/orders.js';
 
 /** Forward order of the kitchen flow; `cancelled` is reachable from any state before `delivered`. */
@@ -33,6 +34,8 @@ const choiceKey = (l: OrderLine) =>
  * a price change gets its own line, so the earlier units keep the price they were sold at.
  */
 function sameDish(a: OrderLine, b: OrderLine): boolean {
+  // A line with a discount or voided units keeps its story: more of the dish is a new line.
+  if (a.discount || a.voidedQuantity || b.discount || b.voidedQuantity) return false;
   return a.menuItem === b.menuItem && a.price === b.price && (a.notes ?? '') === (b.notes ?? '') && choiceKey(a) === choiceKey(b);
 }
 
@@ -41,19 +44,10 @@ export function mergeLines(existing: OrderLine[], added: OrderLine[]): OrderLine
   const lines = existing.map((l) => ({ ...l }));
   for (const line of added) {
     const same = lines.find((l) => sameDish(l, line));
-    if (same) same.quantity += line.quantity;
+    if (same) same.quantity = addQuantities(same.quantity, line.quantity);
     else lines.push({ ...line });
   }
   return lines;
-}
-
-export const totalOf = (lines: OrderLine[]) => lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
-
-/** Splits `total` cents into `parts` amounts that differ by at most one cent and add up exactly. */
-export function equalShares(total: number, parts: number): number[] {
-  const base = Math.floor(total / parts);
-  const extra = total - base * parts;
-  return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
 }
 
 /** `YYYYMMDD` of a local date `YYYY-MM-DD`. */

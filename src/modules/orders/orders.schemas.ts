@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../db/schema/orders.js';
+import { MENU_UNITS } from '../../db/schema/menu.js';
+import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../db/schema/orders.js';
 import { Body, CalendarDate, Id, Nullable, StringEnum, TenantParams, Timestamp } from '../../platform/schemas.js';
 
 const OrderStatus = StringEnum(ORDER_STATUSES);
@@ -22,7 +23,7 @@ export const OrderLineBody = Type.Object(
   {
     menuItem: Type.Optional(Id),
     menuItemId: Type.Optional(Id),
-    quantity: Type.Integer({ minimum: 1, maximum: 999 }),
+    quantity: Type.Number({ minimum: 0.001, maximum: 999, description: 'units; kilograms to 3 decimals for an item sold by weight (unit kg)' }),
     notes: Type.Optional(Type.String({ maxLength: 500 })),
     allergens: Type.Optional(Type.Array(Type.String({ maxLength: 60 }), { maxItems: 30 })),
     modifiers: Type.Optional(Type.Array(ModifierSelection, { maxItems: 20 })),
@@ -46,6 +47,7 @@ export const CreateOrderBody = Body({
   ),
   pdv: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'PDV id or slug; required for guest checkout' })),
   paymentMethod: Type.Optional(StringEnum(PAYMENT_METHODS, { description: 'guest checkout accepts pix, card or cash' })),
+  covers: Type.Optional(Type.Integer({ minimum: 0, maximum: 500, description: 'people at the table, for the cover charge (dine_in, staff orders)' })),
 });
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 export { GUEST_PAYMENT };
@@ -57,12 +59,31 @@ export const SplitBody = Body({
   parts: Type.Optional(Type.Integer({ minimum: 2, maximum: 50, description: 'split into N equal parts' })),
   lines: Type.Optional(
     Type.Array(
-      Type.Array(Type.Object({ line: Type.Integer({ minimum: 0 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), {
+      Type.Array(Type.Object({ line: Type.Integer({ minimum: 0 }), quantity: Type.Number({ minimum: 0.001 }) }, { additionalProperties: false }), {
         minItems: 1,
       }),
       { minItems: 2, maxItems: 50, description: 'one entry per part: the lines (index into items) and quantities it takes' },
     ),
   ),
+});
+
+const Reason = Type.String({ minLength: 1, maxLength: 200, description: 'why: shown on the bill history' });
+export const DiscountBody = Body({
+  line: Type.Optional(Type.Integer({ minimum: 0, description: 'index into items; without it, a discount on the whole order' })),
+  kind: StringEnum(DISCOUNT_KINDS),
+  value: Type.Number({ minimum: 0.01, maximum: 100_000_000, description: 'cents (amount) or a percentage to 2 decimals (percent)' }),
+  reason: Reason,
+});
+export const DiscountQuery = Type.Object({ line: Type.Optional(Type.Integer({ minimum: 0, description: 'the line whose discount goes; without it, the order discount' })) });
+export const VoidBody = Body({
+  line: Type.Integer({ minimum: 0, description: 'index into items' }),
+  quantity: Type.Number({ minimum: 0.001, maximum: 999, description: 'units (kilograms for a weighed line) taken off' }),
+  reason: Reason,
+});
+export const BillBody = Body({
+  serviceChargeRemoved: Type.Optional(Type.Boolean({ description: 'the customer declines the (optional) service charge; false puts it back' })),
+  covers: Type.Optional(Type.Integer({ minimum: 0, maximum: 500, description: 'people at the table, for the cover charge' })),
+  reason: Type.Optional(Reason),
 });
 
 export const ListOrdersQuery = Type.Object({
@@ -74,11 +95,40 @@ export const ListOrdersQuery = Type.Object({
   pdvIds: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'also accepted as pdvIds[]=...' })),
 });
 
+const DiscountView = Type.Object({
+  kind: StringEnum(DISCOUNT_KINDS),
+  value: Type.Number({ description: 'cents (amount) or percentage (percent)' }),
+  reason: Type.String(),
+  by: Type.Optional(Type.String({ description: 'user id (not on public views)' })),
+  at: Type.Optional(Timestamp),
+});
+
+/** The parts of a bill, in cents, on the order, the checkout view and the receipt. */
+export const BillView = {
+  itemsTotal: Type.Integer({ description: 'cents: sum of the line amounts' }),
+  discountTotal: Type.Integer({ description: 'cents: line discounts plus the order discount' }),
+  discount: Nullable(DiscountView, { description: 'the discount on the whole order' }),
+  serviceChargePercent: Type.Number({ description: 'the service charge rate of this bill (0 for none)' }),
+  serviceChargeRemoved: Type.Boolean({ description: 'the customer declined the service charge' }),
+  serviceCharge: Type.Integer({ description: 'cents: on itemsTotal - discountTotal, rounded half up' }),
+  covers: Type.Integer({ description: 'people charged the cover' }),
+  coverCharge: Type.Integer({ description: 'cents: covers x the cover charge per person' }),
+  rounding: Type.Object(
+    { lines: Type.Number(), discounts: Type.Number(), serviceCharge: Type.Number() },
+    { description: 'what rounding to whole cents moved (rounded - exact, in cents)' },
+  ),
+};
+
 export const OrderLineView = Type.Object({
   menuItem: Nullable(Type.String()),
   name: Type.String(),
-  price: Type.Integer({ description: 'unit price in cents, modifiers included' }),
-  quantity: Type.Integer(),
+  price: Type.Integer({ description: 'unit price in cents, modifiers included (per kg for unit kg)' }),
+  quantity: Type.Number({ description: 'units, or kilograms to 3 decimals (unit kg)' }),
+  unit: Type.Optional(StringEnum(MENU_UNITS)),
+  amount: Type.Optional(Type.Integer({ description: 'cents: price x quantity (less voided units), rounded half up' })),
+  discount: Type.Optional(DiscountView),
+  discountAmount: Type.Optional(Type.Integer({ description: 'cents taken off this line' })),
+  voidedQuantity: Type.Optional(Type.Number({ description: 'units taken off by voids' })),
   notes: Type.Optional(Type.String()),
   allergens: Type.Optional(Type.Array(Type.String())),
   modifiers: Type.Optional(
@@ -108,10 +158,22 @@ export const Order = Type.Object(
     isSplitBill: Type.Boolean(),
     splitBillReference: Nullable(Type.String()),
     isTab: Type.Boolean(),
-    total: Type.Integer({ description: 'cents' }),
+    ...BillView,
+    total: Type.Integer({ description: 'cents: itemsTotal - discountTotal + serviceCharge + coverCharge (tips are on payments)' }),
     amountPaid: Type.Integer({ description: 'cents collected by approved payments' }),
     amountDue: Type.Integer({ description: 'cents still to collect: total - amountPaid (never below 0)' }),
     isSplit: Type.Boolean({ description: 'the bill was split: its parts are paid, not this order' }),
+    adjustments: Type.Array(
+      Type.Object({
+        kind: StringEnum(['discount', 'discount_removed', 'void', 'service_charge', 'covers'] as const),
+        line: Type.Optional(Type.Integer()),
+        detail: Type.String(),
+        reason: Type.Optional(Type.String()),
+        by: Type.String({ description: 'user id' }),
+        at: Timestamp,
+      }),
+      { description: 'discounts, voids and service charge or cover changes, oldest first' },
+    ),
     statusHistory: Type.Array(
       Type.Object({
         from: OrderStatus,
@@ -145,7 +207,7 @@ export const TrackedOrder = Type.Object({
   orderNumber: Type.String(),
   status: OrderStatus,
   type: Type.Optional(StringEnum(ORDER_TYPES, { description: 'guest orders only' })),
-  items: Type.Optional(Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() }), { description: 'guest orders only' })),
+  items: Type.Optional(Type.Array(Type.Object({ name: Type.String(), quantity: Type.Number(), price: Type.Integer() }), { description: 'guest orders only' })),
   total: Type.Optional(Type.Integer({ description: 'guest orders only' })),
   paymentStatus: Type.Optional(Nullable(PaymentStatus, { description: 'guest orders only' })),
   createdAt: Timestamp,
@@ -174,6 +236,7 @@ export const CheckoutOrder = Type.Object({
   pdv: Nullable(Type.String()),
   paymentMethod: Nullable(PaymentMethod),
   isTab: Type.Boolean(),
+  ...BillView,
   total: Type.Integer({ description: 'cents' }),
   amountPaid: Type.Integer({ description: 'cents' }),
   amountDue: Type.Integer({ description: 'cents' }),
@@ -192,8 +255,30 @@ export type CheckoutOrderView = Static<typeof CheckoutOrder>;
 export const Receipt = Type.Object({
   tenant: Type.Object({ name: Type.String(), cnpj: Nullable(Type.String()) }),
   orderNumber: Type.String(),
-  items: Type.Array(Type.Object({ name: Type.String(), quantity: Type.Integer(), price: Type.Integer() })),
+  items: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      quantity: Type.Number(),
+      unit: StringEnum(MENU_UNITS),
+      price: Type.Integer(),
+      amount: Type.Integer({ description: 'cents' }),
+      discountAmount: Type.Integer({ description: 'cents' }),
+    }),
+  ),
+  ...BillView,
   total: Type.Integer(),
+  payments: Type.Array(
+    Type.Object({
+      method: PaymentMethod,
+      amount: Type.Integer({ description: 'cents applied to the bill' }),
+      tip: Type.Integer({ description: 'cents' }),
+      tendered: Nullable(Type.Integer({ description: 'cents handed over in cash' })),
+      change: Type.Integer({ description: 'cents given back' }),
+      paidAt: Nullable(Timestamp),
+    }),
+    { description: 'the approved payments of the bill' },
+  ),
+  tipTotal: Type.Integer({ description: 'cents' }),
   paymentMethod: Nullable(PaymentMethod),
   paymentGateway: Nullable(PaymentGateway),
   paymentTransactionId: Nullable(Type.String()),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isId, newId } from '../../db/ids.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
-import type { OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
+import type { TenantRow } from '../../db/schema/tenants.js';
+import type { BillAdjustment, Discount, OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import type { KitchenEvent, KitchenTarget } from '../../platform/realtime.js';
@@ -15,7 +16,8 @@ import type { TenantsService } from '../tenants/index.js';
 import { buildPixPayload } from '../../platform/pix/brcode.js';
 import { pixQrPngBase64 } from '../../platform/pix/qr.js';
 import * as q from './orders.queries.js';
-import { canMove, equalShares, isCorrection, isOpen, mergeLines, staffOrderNumber, compactDate, totalOf } from './orders.rules.js';
+import { canMove, isCorrection, isOpen, mergeLines, staffOrderNumber, compactDate } from './orders.rules.js';
+import { billedQuantity, billOf, computeBill, hasGramPrecision, milli, splitByLines, splitEqually, withinLimit } from './orders.bill.js';
 import {
   GUEST_PAYMENT,
   type CheckoutOrderView,
@@ -29,6 +31,26 @@ type LineInput = CreateOrderInput['items'][number];
 
 /** What is still to collect (a bill paid in full and then reduced owes nothing, never a negative amount). */
 export const amountDue = (o: Pick<OrderRow, 'total' | 'amountPaid'>) => Math.max(0, o.total - o.amountPaid);
+
+/** The parts of the bill, as every view of an order shows them; a public view (guest, receipt) does not say who gave the discount. */
+export const toBillView = (o: OrderRow, publicView = false) => ({
+  itemsTotal: o.itemsTotal,
+  discountTotal: o.discountTotal,
+  discount: o.orderDiscount && publicView ? { kind: o.orderDiscount.kind, value: o.orderDiscount.value, reason: o.orderDiscount.reason } : o.orderDiscount,
+  serviceChargePercent: o.serviceChargeBp / 100,
+  serviceChargeRemoved: o.serviceChargeRemoved,
+  serviceCharge: o.serviceCharge,
+  covers: o.covers,
+  coverCharge: o.coverCharge,
+  rounding: o.rounding ?? { lines: 0, discounts: 0, serviceCharge: 0 },
+});
+
+/** A line as the guest sees it: a discount without who gave it. */
+function publicLine(l: OrderLine) {
+  if (!l.discount) return l;
+  const { kind, value, reason } = l.discount;
+  return { ...l, discount: { kind, value, reason } };
+}
 
 export function toOrderView(o: OrderRow): OrderView {
   return {
@@ -46,10 +68,12 @@ export function toOrderView(o: OrderRow): OrderView {
     isSplitBill: o.isSplitBill,
     splitBillReference: o.splitBillReference,
     isTab: o.isTab,
+    ...toBillView(o),
     total: o.total,
     amountPaid: o.amountPaid,
     amountDue: amountDue(o),
     isSplit: o.splitAt !== null,
+    adjustments: o.adjustments,
     statusHistory: o.statusHistory,
     pixPayload: o.pixPayload,
     pixQrCodeBase64: o.pixQrCodeBase64,
@@ -91,7 +115,7 @@ export function toCheckoutView(o: OrderRow, receiptBase: string): CheckoutOrderV
   return {
     _id: o.id,
     orderNumber: o.orderNumber,
-    items: o.items,
+    items: o.items.map(publicLine),
     customerName: o.customerName,
     status: o.status,
     type: o.type,
@@ -99,6 +123,7 @@ export function toCheckoutView(o: OrderRow, receiptBase: string): CheckoutOrderV
     pdv: o.pdvId,
     paymentMethod: o.paymentMethod,
     isTab: o.isTab,
+    ...toBillView(o, true),
     total: o.total,
     amountPaid: o.amountPaid,
     amountDue: amountDue(o),
@@ -118,6 +143,8 @@ const paymentInProgress = (o: OrderRow) =>
   new Conflict(`A payment of order ${o.orderNumber} is in progress: wait for its result (at most 60 s)`, 'payment_in_progress');
 const splitClosed = (o: OrderRow) =>
   new Conflict(`Order ${o.orderNumber} was split: its parts are paid and changed, not it`, 'order_split');
+const splitPart = (o: OrderRow) =>
+  new Conflict(`Order ${o.orderNumber} is a part of split bill ${o.splitBillReference}: its amounts are fixed`, 'split_part');
 /** How long a receipt link works after the bill is paid in full. */
 export const RECEIPT_TTL_MS = 10 * 60_000;
 
@@ -134,6 +161,12 @@ export type CancelListener = (tx: TenantTx, order: OrderRow) => Promise<OrderRow
 
 /** Who may cancel an order with money taken (and so refund it). */
 export const REFUND_ROLES = ['admin', 'branch_manager', 'superadmin'] as const;
+/** Who may give a discount above the tenant's limit or void an item the kitchen has accepted. */
+export const MANAGER_ROLES = REFUND_ROLES;
+const isManager = (ctx: TenantCtx) => (MANAGER_ROLES as readonly string[]).includes(ctx.role);
+
+/** Told, inside the transaction that changed an order's bill, to re-derive its payment fields (the payments module). */
+export type BillListener = (tx: TenantTx, order: OrderRow) => Promise<OrderRow>;
 
 export interface OrdersDeps {
   menu: MenuService;
@@ -165,12 +198,16 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
         group.options.push({ name: c.option, priceAdjustment: c.priceAdjustment });
       }
       const allergens = [...new Set([...item.allergens, ...(input.allergens ?? []).map((a) => a.trim()).filter(Boolean)])];
+      if (item.unit === 'kg' ? !hasGramPrecision(input.quantity) : !Number.isInteger(input.quantity)) {
+        throw new Invalid(`${field}.${i}.quantity`, item.unit === 'kg' ? 'has at most 3 decimals (kilograms)' : `must be a whole number: ${item.name} is sold by the unit`);
+      }
       return {
         menuItem: item.id,
         name: item.name,
         // An option may lower the price (half portion); the line never goes below zero.
         price: Math.max(0, item.price + chosen.reduce((s, c) => s + c.priceAdjustment, 0)),
         quantity: input.quantity,
+        unit: item.unit,
         ...(input.notes ? { notes: input.notes } : {}),
         ...(allergens.length ? { allergens } : {}),
         ...(modifiers.length ? { modifiers } : {}),
@@ -248,6 +285,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
   const today = (tenant: { timezone: string }) => localDate(clock.now(), tenant.timezone);
 
   const cancelListeners: CancelListener[] = [];
+  const billListeners: BillListener[] = [];
 
   tables.onRelease(async (tx, tableId) => {
     const active = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
@@ -256,22 +294,96 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
   /** Orders `insert` answered by adding a round to an existing tab (not a new order). */
   const joinedTabs = new WeakSet<OrderRow>();
 
-  /** Adds priced lines to an open order as a new round: what add-items does, inside the caller's transaction. */
-  async function addRound(tx: TenantTx, current: OrderRow, added: OrderLine[]): Promise<OrderRow> {
-    if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is ${current.status}: no items can be added`, 'order_closed');
-    if (current.splitAt) throw splitClosed(current);
-    // The terminal is charging the old total: adding now would leave the new lines unpaid.
-    if (current.paymentStatus === 'processing') throw paymentInProgress(current);
-    const lines = mergeLines(current.items, added);
-    const total = totalOf(lines);
-    // A paid bill that gets more (the table ordered dessert) owes the difference again.
-    const reopened = current.paymentStatus === 'approved' && total > current.amountPaid;
-    return q.updateOrder(tx.db, tx.tenantId, current.id, { items: lines, total, ...(reopened ? { paymentStatus: null } : {}) });
+  /**
+   * Writes a recomputed bill (and `extra` fields) in the caller's transaction, then lets the payments
+   * module re-derive the payment fields: a paid bill that grew (the table ordered dessert) owes the
+   * difference again, a part-paid one that shrank to what was paid is paid. A bill never goes below
+   * what was collected: that is a refund, not an edit.
+   */
+  async function rewrite(
+    tx: TenantTx,
+    current: OrderRow,
+    bill: ReturnType<typeof computeBill>,
+    tenant: TenantRow | null,
+    extra: Partial<OrderRow> = {},
+  ): Promise<OrderRow> {
+    if (bill.total < current.amountPaid) {
+      throw new Conflict(
+        `Order ${current.orderNumber} has ${current.amountPaid} cents paid: the bill cannot go below it (refund a payment first)`,
+        'would_overpay',
+      );
+    }
+    // A PIX order's code follows its bill: the QR on the table asks for what is due now.
+    let pix = {};
+    if (current.pixPayload !== null && bill.total !== current.total) {
+      const pdv = current.pdvId ? await branches.findPdv(tx, current.pdvId) : null;
+      pix = (await pixCharge(tenant, pdv, current.id, bill.total - current.amountPaid)) ?? { pixPayload: null, pixQrCodeBase64: null };
+    }
+    let updated = await q.updateOrder(tx.db, tx.tenantId, current.id, { ...bill, ...pix, ...extra });
+    if (current.paymentAttempts > 0) for (const listener of billListeners) updated = await listener(tx, updated);
+    return updated;
   }
 
-  async function joinTab(tx: TenantTx, tabId: string, lines: OrderLine[]): Promise<OrderRow> {
+  /** The bill of an order can change (a round, a discount, a void, the service charge), or the Conflict that says why not. */
+  function assertBillEditable(current: OrderRow) {
+    if (current.status === 'cancelled') throw new Conflict(`Order ${current.orderNumber} is cancelled`, 'order_closed');
+    if (current.splitAt) throw splitClosed(current);
+    if (current.isSplitBill) throw splitPart(current);
+    // The terminal is charging the old total: changing it now would leave a difference unpaid.
+    if (current.paymentStatus === 'processing') throw paymentInProgress(current);
+  }
+
+  /** Adds priced lines to an open order as a new round: what add-items does, inside the caller's transaction. */
+  async function addRound(tx: TenantTx, current: OrderRow, added: OrderLine[], tenant: TenantRow | null): Promise<OrderRow> {
+    if (!isOpen(current.status)) throw new Conflict(`Order ${current.orderNumber} is ${current.status}: no items can be added`, 'order_closed');
+    assertBillEditable(current);
+    return rewrite(tx, current, billOf(current, mergeLines(current.items, added)), tenant);
+  }
+
+  /**
+   * A change of the bill by the floor (discount, void, service charge, covers): the order locked, the
+   * change computed by `edit` from it and the tenant's settings, recorded in `adjustments`, announced.
+   */
+  async function editBill(
+    ctx: TenantCtx,
+    id: string,
+    edit: (
+      o: OrderRow,
+      tenant: { discountLimitBp: number },
+    ) => { items?: OrderLine[]; fields?: Partial<OrderRow>; adjustment: Omit<BillAdjustment, 'by' | 'at'> | Omit<BillAdjustment, 'by' | 'at'>[] } | null,
+  ): Promise<OrderView> {
+    const settings = await tenants.findById(ctx.tenantId);
+    let changed = false;
+    const order = await ctx.db.run(async (tx) => {
+      const current = await load(tx, ctx, id, true);
+      assertBillEditable(current);
+      const change = edit(current, { discountLimitBp: settings?.discountLimitBp ?? 0 });
+      if (!change) return current;
+      changed = true;
+      const next = { ...current, ...change.fields };
+      const stamp = { by: ctx.user.id, at: clock.now().toISOString() };
+      const added = ([] as Omit<BillAdjustment, 'by' | 'at'>[]).concat(change.adjustment).map((a) => ({ ...a, ...stamp }));
+      const items = change.items ?? current.items;
+      return rewrite(tx, current, billOf(next, items), settings, { ...change.fields, adjustments: [...current.adjustments, ...added] });
+    });
+    if (changed) await announce(ctx.db, order, 'orderUpdate');
+    return toOrderView(order);
+  }
+
+  /** The discount a body asks for, checked: whole cents, or a percentage to 2 decimals up to 100. */
+  function discountOf(ctx: TenantCtx, body: { kind: Discount['kind']; value: number; reason: string }): Discount {
+    if (body.kind === 'amount' && !Number.isInteger(body.value)) throw new Invalid('value', 'is in whole cents for an amount discount');
+    if (body.kind === 'percent' && (body.value > 100 || Math.abs(body.value * 100 - Math.round(body.value * 100)) > 1e-6)) {
+      throw new Invalid('value', 'is a percentage up to 100 with at most 2 decimals');
+    }
+    return { kind: body.kind, value: body.value, reason: body.reason.trim(), by: ctx.user.id, at: clock.now().toISOString() };
+  }
+
+  const describe = (d: Pick<Discount, 'kind' | 'value'>) => (d.kind === 'percent' ? `${d.value}%` : `${d.value} cents`);
+
+  async function joinTab(tx: TenantTx, tabId: string, lines: OrderLine[], tenant: TenantRow | null): Promise<OrderRow> {
     const tab = await q.findOrder(tx.db, tx.tenantId, tabId, { lock: true });
-    const joined = await addRound(tx, tab!, lines);
+    const joined = await addRound(tx, tab!, lines, tenant);
     joinedTabs.add(joined);
     return joined;
   }
@@ -281,8 +393,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
    * tenant's, its txid the order id, and its QR image. Null when neither has a key (the cashier then
    * confirms the PIX by hand).
    */
-  async function pixCharge(tenantId: string, pdv: { pixKey: string | null } | null, orderId: string, amount: number) {
-    const tenant = await tenants.findById(tenantId);
+  async function pixCharge(tenant: TenantRow | null, pdv: { pixKey: string | null } | null, orderId: string, amount: number) {
     const key = pdv?.pixKey ?? tenant?.pixKey ?? null;
     if (!tenant || !key || amount <= 0) return null;
     const pixPayload = buildPixPayload({ key, amountCents: amount, merchantName: tenant.name, merchantCity: tenant.city ?? 'BRASIL', txid: orderId });
@@ -309,6 +420,26 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
     return { lines, pdv, table };
   }
 
+  /**
+   * The bill settings a new order starts with: dine-in orders take the PDV's service charge and cover
+   * charge, or the tenant's; takeout and counter orders have neither.
+   */
+  function newBill(
+    settings: { serviceChargeBp: number; coverCharge: number } | null,
+    pdv: { serviceChargeBp: number | null; coverCharge: number | null } | null,
+    input: CreateOrderInput,
+  ) {
+    const dineIn = input.orderType === 'dine_in';
+    if (!dineIn && input.covers) throw new Invalid('covers', 'is for dine_in orders');
+    return {
+      orderDiscount: null,
+      serviceChargeBp: dineIn ? (pdv?.serviceChargeBp ?? settings?.serviceChargeBp ?? 0) : 0,
+      serviceChargeRemoved: false,
+      covers: dineIn ? (input.covers ?? 0) : 0,
+      coverChargeUnit: dineIn ? (pdv?.coverCharge ?? settings?.coverCharge ?? 0) : 0,
+    };
+  }
+
   const service = {
     announce,
     toKitchen,
@@ -329,11 +460,14 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
      * Checks an order as `insert` would and answers its priced lines and total, writing nothing: the
      * wallet checkout charges only an order that will be accepted.
      */
-    check: (tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput) =>
-      tenant.db.run(async (tx) => {
-        const { lines } = await checkOrder(tx, tenant, ctx, input);
-        return { lines, total: totalOf(lines) };
-      }),
+    async check(tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput) {
+      const settings = await tenants.findById(tenant.id);
+      return tenant.db.run(async (tx) => {
+        const { lines, pdv } = await checkOrder(tx, tenant, ctx, input);
+        const bill = computeBill({ items: lines, ...newBill(settings, pdv, input) });
+        return { lines: bill.items, total: bill.total };
+      });
+    },
 
     /** Creates the order and announces it; `create` and the wallet checkout choose the view. */
     async insert(
@@ -348,6 +482,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
     ): Promise<OrderRow> {
       const guest = ctx === null;
       const day = today(tenant);
+      const settings = await tenants.findById(tenant.id);
       // First transaction: the checks, then the daily number, last, so that the counter row is
       // locked for that statement and the commit only, not for the whole order. A number is
       // skipped only when the insert below fails (a lost race for a tab, a database error).
@@ -357,8 +492,10 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
         return { lines, pdv, table, staffNumber };
       });
       const id = newId();
+      const billSettings = newBill(settings, pdv, input);
+      const bill = computeBill({ items: lines, ...billSettings });
       // A PIX order shows its BR Code at once (the guest pays from the phone; the cashier shows the QR).
-      const pix = input.paymentMethod === 'pix' ? await pixCharge(tenant.id, pdv, id, totalOf(lines)) : null;
+      const pix = input.paymentMethod === 'pix' ? await pixCharge(settings, pdv, id, bill.total) : null;
 
       for (let attempt = 0; ; attempt++) {
         try {
@@ -366,7 +503,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
             const openTab = table && input.orderType === 'dine_in' ? await q.findOpenTab(tx.db, tx.tenantId, table._id) : null;
             // A dine-in order on a table with an open tab (staff's or a guest's) is a new round of it; a
             // prepaid online order stays an order of its own.
-            if (openTab && !opts.onInsert) return joinTab(tx, openTab.id, lines);
+            if (openTab && !opts.onInsert) return joinTab(tx, openTab.id, lines, settings);
             const isTab = Boolean(table && input.orderType === 'dine_in' && !openTab);
             const orderNumber = staffNumber ?? guestNumber(day);
             const row = await q.insertOrder(tx.db, {
@@ -378,8 +515,8 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
               type: input.orderType,
               tableId: table?._id ?? null,
               pdvId: pdv?._id ?? null,
-              items: lines,
-              total: totalOf(lines),
+              ...billSettings,
+              ...bill,
               customerName: input.customerName ?? null,
               customerPhone: input.customerPhone ?? null,
               customerEmail: input.customerEmail?.toLowerCase() ?? null,
@@ -450,10 +587,12 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
 
     /** Adds a round to an open order; the row lock keeps two waiters from losing each other's lines. */
     async addItems(ctx: TenantCtx, id: string, items: LineInput[]): Promise<OrderView> {
+      // The tenants table is read with the shared handle: before the tenant's transaction.
+      const tenant = await tenants.findById(ctx.tenantId);
       const order = await ctx.db.run(async (tx) => {
         // Priced before the lock: the menu reads do not hold the order.
         const added = await priceLines(tx, items);
-        return addRound(tx, await load(tx, ctx, id, true), added);
+        return addRound(tx, await load(tx, ctx, id, true), added, tenant);
       });
       await announce(ctx.db, order, 'orderUpdate');
       return toOrderView(order);
@@ -523,31 +662,35 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
         if (parent.paymentStatus === 'processing') throw paymentInProgress(parent);
         // Money taken on the whole bill cannot be shared out among parts afterwards.
         if (parent.amountPaid > 0) throw new Conflict(`Order ${parent.orderNumber} has approved payments: it cannot be split`, 'already_paid');
-        let partLines: OrderLine[][];
+        let parts;
         if (body.parts !== undefined) {
-          const shares = equalShares(parent.total, body.parts);
-          partLines = shares.map((share, i) => [
-            { menuItem: null, name: `Parte ${i + 1}/${shares.length} do pedido ${parent.orderNumber}`, price: share, quantity: 1 },
-          ]);
+          parts = splitEqually(parent, body.parts);
         } else {
-          const taken = parent.items.map(() => 0);
-          partLines = body.lines!.map((part, p) =>
-            part.map(({ line, quantity }, j) => {
+          // taken[p][l]: thousandths of line l's units that part p takes.
+          const taken = body.lines!.map((part, p) => {
+            const row = parent.items.map(() => 0);
+            part.forEach(({ line, quantity }, j) => {
               const source = parent.items[line];
               if (!source) throw new Invalid(`lines.${p}.${j}.line`, `order has no line ${line}`);
-              taken[line] += quantity;
-              return { ...source, quantity };
-            }),
-          );
-          taken.forEach((n, line) => {
-            if (n !== parent.items[line].quantity) {
-              throw new Invalid('lines', `line ${line} (${parent.items[line].name}) has ${parent.items[line].quantity} units; the parts take ${n}`);
+              if (source.unit === 'kg' ? !hasGramPrecision(quantity) : !Number.isInteger(quantity)) {
+                throw new Invalid(`lines.${p}.${j}.quantity`, source.unit === 'kg' ? 'has at most 3 decimals (kilograms)' : 'must be a whole number');
+              }
+              row[line] += milli(quantity);
+            });
+            return row;
+          });
+          parent.items.forEach((l, line) => {
+            const n = taken.reduce((sum, row) => sum + row[line], 0);
+            if (n !== milli(billedQuantity(l))) {
+              throw new Invalid('lines', `line ${line} (${l.name}) has ${billedQuantity(l)} units; the parts take ${n / 1000}`);
             }
           });
+          // Lines written before the bill had amounts get them now.
+          parts = splitByLines({ ...parent, items: billOf(parent, parent.items).items }, taken);
         }
         const day = today(ctx.tenant);
         const children: OrderRow[] = [];
-        for (const items of partLines) {
+        for (const part of parts) {
           children.push(
             await q.insertOrder(tx.db, {
               tenantId: tx.tenantId,
@@ -558,8 +701,9 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
               type: parent.type,
               tableId: parent.tableId,
               pdvId: parent.pdvId,
-              items,
-              total: totalOf(items),
+              ...part,
+              serviceChargeBp: parent.serviceChargeBp,
+              serviceChargeRemoved: parent.serviceChargeRemoved,
               customerName: parent.customerName,
               isSplitBill: true,
               splitBillReference: parent.orderNumber,
@@ -575,6 +719,86 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
     },
 
     /**
+     * A discount on a line (`line`) or on the whole order, replacing the one it had. Above the tenant's
+     * limit only a manager may give it (403 discount_limit).
+     */
+    setDiscount: (ctx: TenantCtx, id: string, body: { line?: number; kind: Discount['kind']; value: number; reason: string }) =>
+      editBill(ctx, id, (o, { discountLimitBp }) => {
+        const discount = discountOf(ctx, body);
+        const priced = billOf(o, o.items).items;
+        let base: number;
+        if (body.line !== undefined) {
+          if (!priced[body.line]) throw new Invalid('line', `order has no line ${body.line}`);
+          base = priced[body.line].amount ?? 0;
+        } else {
+          base = priced.reduce((sum, l) => sum + (l.amount ?? 0) - (l.discountAmount ?? 0), 0);
+        }
+        if (!withinLimit(discount, base, discountLimitBp) && !isManager(ctx)) {
+          throw new Forbidden(`A discount above ${discountLimitBp / 100}% needs an admin or branch manager`, 'discount_limit');
+        }
+        const adjustment = { kind: 'discount' as const, detail: describe(discount), reason: discount.reason };
+        if (body.line === undefined) return { fields: { orderDiscount: discount }, adjustment };
+        return { items: o.items.map((l, i) => (i === body.line ? { ...l, discount } : l)), adjustment: { ...adjustment, line: body.line } };
+      }),
+
+    /** Takes off the discount of a line (`line`) or of the order; nothing to take off changes nothing. */
+    removeDiscount: (ctx: TenantCtx, id: string, line?: number) =>
+      editBill(ctx, id, (o) => {
+        if (line === undefined) {
+          if (!o.orderDiscount) return null;
+          return { fields: { orderDiscount: null }, adjustment: { kind: 'discount_removed', detail: describe(o.orderDiscount) } };
+        }
+        if (!o.items[line]) throw new Invalid('line', `order has no line ${line}`);
+        const had = o.items[line].discount;
+        if (!had) return null;
+        const items = o.items.map((l, i) => {
+          if (i !== line) return l;
+          const { discount: _d, discountAmount: _a, ...rest } = l;
+          return rest;
+        });
+        return { items, adjustment: { kind: 'discount_removed', line, detail: describe(had) } };
+      }),
+
+    /**
+     * Voids units of a line: they stay on the line as `voidedQuantity` and leave the bill. Once the
+     * kitchen has accepted the order (any status after pending), only a manager may (403 void_role).
+     */
+    voidLine: (ctx: TenantCtx, id: string, body: { line: number; quantity: number; reason: string }) =>
+      editBill(ctx, id, (o) => {
+        const line = o.items[body.line];
+        if (!line) throw new Invalid('line', `order has no line ${body.line}`);
+        if (line.unit === 'kg' ? !hasGramPrecision(body.quantity) : !Number.isInteger(body.quantity)) {
+          throw new Invalid('quantity', line.unit === 'kg' ? 'has at most 3 decimals (kilograms)' : 'must be a whole number');
+        }
+        const left = billedQuantity(line);
+        if (milli(body.quantity) > milli(left)) throw new Invalid('quantity', `line ${body.line} (${line.name}) has ${left} left`);
+        if (o.status !== 'pending' && !isManager(ctx)) {
+          throw new Forbidden('The kitchen has this order: voiding an item needs an admin or branch manager', 'void_role');
+        }
+        const voidedQuantity = (milli(line.voidedQuantity ?? 0) + milli(body.quantity)) / 1000;
+        return {
+          items: o.items.map((l, i) => (i === body.line ? { ...l, voidedQuantity } : l)),
+          adjustment: { kind: 'void', line: body.line, detail: `${body.quantity} x ${line.name}`, reason: body.reason.trim() },
+        };
+      }),
+
+    /** Removes or restores the service charge (optional for the customer), and/or sets the covers of a dine-in bill. */
+    updateBill(ctx: TenantCtx, id: string, body: { serviceChargeRemoved?: boolean; covers?: number; reason?: string }) {
+      const { serviceChargeRemoved: removed, covers, reason } = body;
+      if (removed === undefined && covers === undefined) throw new InvalidRequest('Give serviceChargeRemoved or covers');
+      return editBill(ctx, id, (o) => {
+        if (covers !== undefined && o.type !== 'dine_in') throw new Invalid('covers', 'is for dine_in orders');
+        const adjustment: Omit<BillAdjustment, 'by' | 'at'>[] = [];
+        if (removed !== undefined && removed !== o.serviceChargeRemoved) {
+          adjustment.push({ kind: 'service_charge', detail: removed ? 'removed' : 'restored', ...(reason ? { reason } : {}) });
+        }
+        if (covers !== undefined && covers !== o.covers) adjustment.push({ kind: 'covers', detail: `${o.covers} -> ${covers}`, ...(reason ? { reason } : {}) });
+        if (adjustment.length === 0) return null;
+        return { fields: { serviceChargeRemoved: removed ?? o.serviceChargeRemoved, covers: covers ?? o.covers }, adjustment };
+      });
+    },
+
+    /**
      * For the payments service: the order, locked, after the caller's scope check. Pass the caller's
      * `TenantTx` as `t` to lock it in that transaction.
      */
@@ -586,7 +810,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
       const due = amountDue(order);
       if (order.status === 'cancelled' || order.splitAt || due <= 0) throw new Conflict(`Order ${order.orderNumber} has nothing to pay`, 'nothing_due');
       const pdv = order.pdvId ? await branches.findPdv(ctx.db, order.pdvId) : null;
-      const pix = await pixCharge(ctx.tenantId, pdv, order.id, due);
+      const pix = await pixCharge(await tenants.findById(ctx.tenantId), pdv, order.id, due);
       if (!pix) throw new InvalidRequest('No PIX key is set for this restaurant or its point of sale', 'pix_not_configured');
       return { ...pix, amount: due, txid: order.id };
     },
@@ -621,6 +845,11 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
 
     /** The tracking room's `paymentUpdate` of an order; null for staff orders. */
     trackedPayment: toTrackedPayment,
+
+    /** `listener` runs inside the transaction that changed the bill of an order with payments. */
+    onBillChange(listener: BillListener) {
+      billListeners.push(listener);
+    },
 
     /** `listener` runs inside the transaction that cancels an order with money taken. */
     onCancelWithPayments(listener: CancelListener) {

@@ -10,12 +10,13 @@ import { paymentJobs } from './payments.jobs.js';
  * steps in all among: create (staff, or a wallet checkout), add items, pay with mock (all, part, above
  * what is due), pay at the card terminal, approve / decline at the terminal, expire (61 s later), split
  * (equal parts or by lines), cancel, drain the refunds, a late approval of an expired intent, a duplicate
- * webhook, and two of these at once. Every answer must be one the step may give (never a 5xx). Then
+ * webhook, a discount or the service charge declined (dine-in bills carry 10%), and two of these at
+ * once. Every answer must be one the step may give (never a 5xx). Then
  * nothing is left in flight, the refund jobs are drained, and:
  * 1. what the card gateway holds (its simulator's `captured()`) moved by exactly the sequence's approved
  *    card-terminal payments (amount + tip) minus the refunded ones; the same for the wallet;
  * 2. an order is `approved` exactly when its amount due is zero;
- * 3. a split's parts add up to the parent (plus what was added to a part afterwards);
+ * 3. a split's parts add up to the parent, total, items, discounts and service charge each;
  * 4. no cancelled order keeps money: nothing approved left, each payment a gateway took refunded there;
  * with the ledger's own consistency (amountPaid = the approved payments, never above the total; every
  * payment answered is in the ledger as answered; each payment agrees with its intent at the gateway).
@@ -73,8 +74,12 @@ class Rng {
 interface OrderView {
   _id: string;
   orderNumber: string;
-  items: { menuItem: string | null; name: string; price: number; quantity: number }[];
+  items: { menuItem: string | null; name: string; price: number; quantity: number; amount?: number }[];
   status: string;
+  itemsTotal: number;
+  discountTotal: number;
+  serviceCharge: number;
+  coverCharge: number;
   total: number;
   amountPaid: number;
   amountDue: number;
@@ -135,7 +140,8 @@ beforeAll(async () => {
     method: 'PUT',
     url: `/t/${slug}/tenants`,
     headers: admin.headers,
-    payload: { walletAccessToken: WALLET_SIM_ACCOUNT.accessToken, walletPublicKey: WALLET_SIM_ACCOUNT.publicKey },
+    // The usual 10% service charge on dine-in bills.
+    payload: { walletAccessToken: WALLET_SIM_ACCOUNT.accessToken, walletPublicKey: WALLET_SIM_ACCOUNT.publicKey, serviceChargePercent: 10 },
   });
   expect(wallet.statusCode, wallet.body).toBe(200);
   // Every webhook the card gateway sends (approvals, refusals, cancellations) must be taken by the service.
@@ -162,8 +168,6 @@ interface Tracked {
   /** Set on a part: its parent's id. */
   parentId: string | null;
   parts: string[];
-  /** Cents added to a part after its split (the parts then add up to the parent plus this). */
-  addedAfterSplit: number;
   /** Some payment of it was approved (to steer the generator towards cancelling orders with money taken). */
   paid: boolean;
 }
@@ -187,7 +191,8 @@ type Kind =
   | 'cancel'
   | 'drainRefunds'
   | 'lateApprove'
-  | 'resend';
+  | 'resend'
+  | 'discount';
 
 interface Step {
   label: string;
@@ -197,6 +202,8 @@ interface Step {
 }
 
 const PAYMENT_409 = ['payment_in_progress', 'already_paid', 'order_split', 'order_closed'];
+/** Why a bill edit (discount, service charge) may be refused. */
+const BILL_409 = ['payment_in_progress', 'order_split', 'split_part', 'order_closed', 'would_overpay'];
 const OPEN_INTENT = new Set(['OPEN', 'ON_TERMINAL', 'PROCESSING']);
 
 class Sequence {
@@ -258,7 +265,6 @@ class Sequence {
       split: false,
       parentId,
       parts: [],
-      addedAfterSplit: 0,
       paid: view.amountPaid > 0,
     };
     this.orders.set(o.id, o);
@@ -305,17 +311,20 @@ class Sequence {
         const lines = this.lines();
         const pdv = this.rng.pick(pdvs);
         const user = this.user();
-        const expected = lines.reduce((s, l) => s + l.dish.price * l.quantity, 0);
+        const orderType = this.rng.chance(0.5) ? 'dine_in' : 'takeout';
+        const consumed = lines.reduce((s, l) => s + l.dish.price * l.quantity, 0);
+        // The tenant's 10% service charge on dine-in, rounded half up.
+        const expected = consumed + (orderType === 'dine_in' ? Math.floor((consumed + 5) / 10) : 0);
         return {
-          label: `create ${lines.map((l) => `${l.quantity}x${l.dish.price}`).join('+')} on ${pdv.terminal}`,
+          label: `create ${orderType} ${lines.map((l) => `${l.quantity}x${l.dish.price}`).join('+')} on ${pdv.terminal}`,
           run: async () => {
             const res = await this.call('create', 'POST', `/t/${slug}/orders`, user, {
-              orderType: 'takeout',
+              orderType,
               pdv: pdv.pdvId,
               items: lines.map((l) => ({ menuItem: l.dish.id, quantity: l.quantity })),
             }, { 201: true });
             const view = res.json() as OrderView;
-            if (view.total !== expected) this.fail(`create: total ${view.total}, the lines make ${expected}`);
+            if (view.total !== expected) this.fail(`create: total ${view.total}, the lines and service make ${expected}`);
             return `-> ${this.track(view).label} total ${view.total}`;
           },
         };
@@ -341,6 +350,31 @@ class Sequence {
           },
         };
       }
+      case 'discount': {
+        // A discount within the staff limit (or the service charge declined or restored): the bill moves
+        // down or up under the ledger, which must follow.
+        const o = pickOrder();
+        const user = this.user();
+        const toggle = this.rng.chance(0.25);
+        const body = toggle
+          ? { serviceChargeRemoved: this.rng.chance(0.7) }
+          : this.rng.chance(0.5)
+            ? { kind: 'percent', value: this.rng.int(1, 10), reason: 'cortesia' }
+            : { kind: 'amount', value: this.rng.int(1, 300), reason: 'ajuste' };
+        return {
+          label: `${toggle ? 'service charge' : 'discount'} ${JSON.stringify(body)} on ${o.label}`,
+          order: o,
+          run: async () => {
+            const url = `/t/${slug}/orders/${o.id}/${toggle ? 'bill' : 'discount'}`;
+            const res = await this.call(`bill edit of ${o.label}`, 'PUT', url, user, body, { 200: true, 409: BILL_409 });
+            if (res.statusCode !== 200) return `-> ${this.brief(res)}`;
+            const view = res.json() as OrderView;
+            o.due = view.amountDue;
+            if (view.amountPaid > view.total) this.fail(`bill edit of ${o.label}: paid ${view.amountPaid} above the new total ${view.total}`);
+            return `-> 200 total ${view.total} due ${view.amountDue} ${view.paymentStatus}`;
+          },
+        };
+      }
       case 'addItems': {
         const o = pickOrder();
         const lines = this.lines().slice(0, 2);
@@ -352,13 +386,14 @@ class Sequence {
           run: async () => {
             const res = await this.call(`add items to ${o.label}`, 'PATCH', `/t/${slug}/orders/${o.id}/add-items`, user, {
               items: lines.map((l) => ({ menuItem: l.dish.id, quantity: l.quantity })),
-            }, { 200: true, 409: ['payment_in_progress', 'order_split', 'order_closed'] });
+            }, { 200: true, 409: ['payment_in_progress', 'order_split', 'order_closed', 'split_part'] });
             if (res.statusCode === 200) {
+              // A part's amounts are fixed at the split: more items go to a new order.
+              if (o.parentId) this.fail(`add items to ${o.label}: a part of a split bill took items`);
               const view = res.json() as OrderView;
               o.total = Math.max(o.total, view.total);
               o.due = view.amountDue;
               o.units = view.items.map((l) => l.quantity);
-              if (o.parentId) o.addedAfterSplit += added;
               return `-> 200 total ${view.total} due ${view.amountDue}`;
             }
             return `-> ${this.brief(res)}`;
@@ -594,6 +629,7 @@ class Sequence {
       drainRefunds: 2,
       lateApprove: givenUp ? 15 : 0,
       resend: this.decidedIntents().length ? 4 : 0,
+      discount: 6,
       concurrent: 18,
     });
   }
@@ -607,7 +643,9 @@ class Sequence {
       return;
     }
     // Two steps at once, often on the same order (plans are drawn one after the other, then run together).
-    const pairable: Kind[] = ['payMock', 'payGateway', 'addItems', 'cancel', 'split', 'approve', 'decline', 'expire', 'drainRefunds', 'lateApprove', 'resend', 'create'];
+    const pairable: Kind[] = [
+      'payMock', 'payGateway', 'addItems', 'cancel', 'split', 'approve', 'decline', 'expire', 'drainRefunds', 'lateApprove', 'resend', 'create', 'discount',
+    ];
     const a = this.rng.pick(pairable);
     const b = this.rng.pick(a === 'expire' ? pairable.filter((k) => k !== 'expire') : pairable);
     this.pairing = true;
@@ -658,8 +696,9 @@ class Sequence {
       )})`;
 
       // The order's own arithmetic.
-      const lines = v.items.reduce((s, l) => s + l.price * l.quantity, 0);
-      if (v.total !== lines) this.fail(`${where}: total is not the sum of its lines (${lines})`);
+      const lines = v.items.reduce((s, l) => s + (l.amount ?? 0), 0);
+      if (v.itemsTotal !== lines) this.fail(`${where}: itemsTotal is not the sum of its line amounts (${lines})`);
+      if (v.total !== v.itemsTotal - v.discountTotal + v.serviceCharge + v.coverCharge) this.fail(`${where}: total is not items - discounts + service + cover`);
       if (v.amountDue !== Math.max(0, v.total - v.amountPaid)) this.fail(`${where}: amountDue is not total - amountPaid`);
       const approved = ledger.filter((p) => p.status === 'approved');
       const paid = approved.reduce((s, p) => s + p.amount, 0);
@@ -711,8 +750,11 @@ class Sequence {
         const ids = parts.map((p) => p._id).sort();
         if (JSON.stringify(ids) !== JSON.stringify([...o.parts].sort())) this.fail(`${where}: parts ${ids.join(',')}, the split made ${o.parts.join(',')}`);
         const sum = parts.reduce((s, p) => s + p.total, 0);
-        const added = o.parts.reduce((s, id) => s + this.orders.get(id)!.addedAfterSplit, 0);
-        if (sum - added !== v.total) this.fail(`${where}: parts make ${sum} (${added} added to them since), the parent ${v.total}`);
+        if (sum !== v.total) this.fail(`${where}: parts make ${sum}, the parent ${v.total}`);
+        for (const field of ['itemsTotal', 'discountTotal', 'serviceCharge'] as const) {
+          const share = parts.reduce((s, p) => s + p[field], 0);
+          if (share !== v[field]) this.fail(`${where}: the parts' ${field} make ${share}, the parent's ${v[field]}`);
+        }
         if (approved.length) this.fail(`${where}: a split parent keeps an approved payment`);
       }
     }

@@ -12,7 +12,7 @@ import type { Deps } from '../../platform/deps.js';
 import { Conflict, Declined, Invalid, InvalidRequest, isUniqueViolation, NotFound, Rejected, Unauthenticated, Unavailable } from '../../platform/domain-errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import type { BranchesService } from '../branches/index.js';
-import { amountDue, type CreateOrderInput, type OrdersService } from '../orders/index.js';
+import { amountDue, billedQuantity, toBillView, type CreateOrderInput, type OrdersService } from '../orders/index.js';
 import type { TenantsService } from '../tenants/index.js';
 import { paymentJobs, type PaymentExpiryJob, type RefundJob, type WalletRefundJob } from './payments.jobs.js';
 import * as q from './payments.queries.js';
@@ -168,6 +168,8 @@ export function paymentsService(
   }
 
   orders.onCancelWithPayments((tx, order) => requestRefunds(tx, order, 'order_cancelled'));
+  // A bill that changed (a round, a discount, a void) owes again, or is now paid: the ledger says which.
+  orders.onBillChange((tx, order) => refresh(tx, order));
 
   type Finish = { outcome: 'approved' | 'declined'; transactionId: string | null };
 
@@ -597,11 +599,29 @@ export function paymentsService(
         throw new NotFound('Receipt', 'Receipt not found or expired');
       }
       const tenant = await tenants.findById(t.tenantId);
+      const paid = (await t.run((tx) => q.paymentsOfOrder(tx.db, tx.tenantId, order.id))).filter((p) => p.status === 'approved' && !p.refundRequestedAt);
       return {
         tenant: { name: tenant?.name ?? '', cnpj: tenant?.cnpj ?? null },
         orderNumber: order.orderNumber,
-        items: order.items.map((l) => ({ name: l.name, quantity: l.quantity, price: l.price })),
+        items: order.items.map((l) => ({
+          name: l.name,
+          quantity: billedQuantity(l),
+          unit: l.unit ?? 'un',
+          price: l.price,
+          amount: l.amount ?? l.price * l.quantity,
+          discountAmount: l.discountAmount ?? 0,
+        })),
+        ...toBillView(order, true),
         total: order.total,
+        payments: paid.map((p) => ({
+          method: p.method,
+          amount: p.amount,
+          tip: p.tip,
+          tendered: p.tendered,
+          change: p.tendered === null ? 0 : p.tendered - p.amount,
+          paidAt: p.settledAt?.toISOString() ?? null,
+        })),
+        tipTotal: paid.reduce((sum, p) => sum + p.tip, 0),
         paymentMethod: order.paymentMethod,
         paymentGateway: order.paymentGateway,
         paymentTransactionId: order.paymentTransactionId,
