@@ -20,7 +20,9 @@ import { branchesModule } from './modules/branches/index.js';
 import { menuModule } from './modules/menu/index.js';
 import { ordersModule } from './modules/orders/index.js';
 import { paymentsModule } from './modules/payments/index.js';
+import { reportsModule } from './modules/reports/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
+import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
 import { tenantsModule } from './modules/tenants/index.js';
 import { usersModule } from './modules/users/index.js';
@@ -71,11 +73,13 @@ export const MODULES = [
   tenantsModule,
   usersModule,
   branchesModule,
+  shiftsModule,
   menuModule,
   tablesModule,
   reservationsModule,
   ordersModule,
   paymentsModule,
+  reportsModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

@@ -10,7 +10,8 @@ import { MODULES } from '../src/app.js';
  * - a module imports another module only through its `index.ts`;
  * - `src/platform`, `src/integrations` and `src/db` never import `src/modules`;
  * - every table of `src/db/schema` belongs to one module (its `tables`) or to the platform, and only
- *   its owner's code imports it (the platform's reads of module tables are listed in PLATFORM_READS);
+ *   its owner's code imports it (the platform's reads of module tables are listed in PLATFORM_READS, a
+ *   module's read-only reads of other modules' tables in MODULE_READS; those files write nothing);
  * - every folder of `src/modules` has an `index.ts` whose module is in the app's list, under the folder's name;
  * - modules declare jobs in their entry: no `jobs.register` / `jobs.schedule`, no `jobs.send('name')`.
  */
@@ -25,6 +26,20 @@ const PLATFORM_READS: Record<string, string[]> = {
   'src/platform/tenancy.ts': ['tenants'], // the tenant resolver behind `:slug` (and `byId`)
   'src/platform/auth/principal.ts': ['users', 'memberships'], // the principal and membership behind a token
 };
+
+/**
+ * Module files that read other modules' tables, read only, by SQL table name. Each is a decision
+ * (docs/decisions.md); such a file holds selects only: an insert, update or delete in it is a violation.
+ */
+const MODULE_READS: Record<string, string[]> = {
+  // Branch reports (issue 11): each report is one aggregate select across orders, their payments, the
+  // shifts and the branch's PDVs, so the database sums over an index range in one round trip; going through
+  // the owners' services would fetch every row of the period into the process to add it up there.
+  'src/modules/reports/reports.queries.ts': ['orders', 'payments', 'shifts', 'pdvs', 'branches'],
+};
+
+/** A write in a file of MODULE_READS: a drizzle insert/update/delete or the SQL statements. */
+const WRITE = /\.(insert|update|delete)\s*\(|\b(insert\s+into|update\s+\S+\s+set|delete\s+from|truncate)\b/i;
 
 type SourceFiles = Map<string, string>;
 
@@ -92,10 +107,12 @@ function violations(files: SourceFiles, own: Ownership): string[] {
         const owner = own.owner.get(table);
         const allowed =
           (mod !== null && owner === mod) ||
+          (mod !== null && MODULE_READS[file]?.includes(table)) ||
           (layer === 'platform' && (owner === 'platform' || PLATFORM_READS[file]?.includes(table)));
         if (!allowed) found.push(`${file}: uses the table ${table}, which belongs to ${owner ? `the ${owner} module` : 'no module'}`);
       }
     }
+    if (MODULE_READS[file] && WRITE.test(source)) found.push(`${file}: reads other modules' tables (MODULE_READS) and must not write`);
     if (mod && !/\.test\.ts$/.test(file)) {
       if (/\bjobs\.(register|schedule|unschedule)\s*[(<]/.test(source)) {
         found.push(`${file}: registers or schedules a job; declare it in the module entry (jobs, schedules)`);
@@ -174,6 +191,8 @@ describe('module boundaries', () => {
       ['src/integrations/v.ts', "import type { OrdersService } from '../modules/orders/index.js';"],
       ['src/seed.ts', "import { users } from './db/schema/users.js';"],
       ['src/modules/auth/a.service.ts', "jobs.register('auth.x', handler);\nawait jobs.send<{ a: 1 }>('auth.x', {});"],
+      ['src/modules/reports/reports.queries.ts', "import { orders } from '../../db/schema/orders.js';\nawait db.update(orders).set({ total: 0 });"],
+      ['src/modules/reports/reports.service.ts', "import { payments } from '../../db/schema/payments.js';"],
     ]);
     const found = violations(crossing, own);
     expect(found).toEqual([
@@ -187,13 +206,16 @@ describe('module boundaries', () => {
       expect.stringContaining('src/seed.ts: uses the table users'),
       expect.stringContaining('src/modules/auth/a.service.ts: registers or schedules a job'),
       expect.stringContaining('src/modules/auth/a.service.ts: sends a job by name'),
+      expect.stringContaining('src/modules/reports/reports.queries.ts: reads other modules\' tables (MODULE_READS) and must not write'),
+      expect.stringContaining('src/modules/reports/reports.service.ts: uses the table payments, which belongs to the payments module'),
     ]);
-    // Allowed: a module's entry, its own tables, types from another entry, the platform's listed reads.
+    // Allowed: a module's entry, its own tables, types from another entry, the platform's and modules' listed reads.
     const fine: SourceFiles = new Map([
       ['src/modules/orders/ok.ts', "import { menuModule } from '../menu/index.js';\nimport { orders } from '../../db/schema/orders.js';"],
       ['src/modules/menu/menu.routes.ts', "import type { MenuService } from './menu.service.js';\nimport { menuItems } from '../../db/schema/menu.js';"],
       ['src/platform/tenancy.ts', "import { tenants } from '../db/schema/tenants.js';"],
       ['src/platform/idempotency.ts', "import { idempotencyKeys } from '../db/schema/idempotency.js';"],
+      ['src/modules/reports/reports.queries.ts', "import { orders } from '../../db/schema/orders.js';\nawait db.execute(sql`select ${orders.total} from ${orders}`);"],
     ]);
     expect(violations(fine, own)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
 import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
+import { CASH_MOVEMENT_KINDS, SHIFT_STATUSES } from '../src/db/schema/shifts.js';
 import { RESERVATION_STATUSES, TABLE_STATUSES } from '../src/db/schema/tables.js';
 import { MEMBER_ROLES } from '../src/db/schema/users.js';
 import { BUSINESS_TYPES, PLANS } from '../src/modules/tenants/tenants.schemas.js';
@@ -73,6 +74,11 @@ describe('/openapi.json', () => {
       expect(enumOf(tenant, 'plan')).toEqual([...PLANS]);
       expect(enumOf(tenant, 'businessType')).toEqual([...BUSINESS_TYPES]);
     }
+
+    expect(enumOf(answer('get', '/api/t/{slug}/admin/branches/{id}/shifts/active'), 'status')).toEqual([...SHIFT_STATUSES]);
+    const shift = answer('get', '/api/t/{slug}/admin/branches/{id}/shifts/{shiftId}');
+    expect(enumOf(shift, 'status')).toEqual([...SHIFT_STATUSES]);
+    expect(enumOf(resolve(resolve(shift.properties!.movements).items!), 'kind')).toEqual([...CASH_MOVEMENT_KINDS]);
   });
 
   it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {

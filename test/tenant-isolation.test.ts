@@ -133,7 +133,22 @@ async function fillTenant() {
   const item = await makeMenuItem(t.app, team.tenant, { modifierGroupIds: [group._id] });
   await makeTable(t.app, team.tenant);
   await makeReservation(t.app, team.tenant);
-  await makePdv(t.app, team.tenant);
+  const pdv = await makePdv(t.app, team.tenant);
+  // A cashier shift at the PDV, with a cash movement ("suprimento").
+  const shift = await t.app.inject({
+    method: 'POST',
+    url: `/api/t/${team.slug}/admin/branches/${pdv.branchId}/shifts/open`,
+    headers: team.admin.headers,
+    payload: { pdvId: pdv.pdvId, openingFloat: 10000, userId: team.admin.id },
+  });
+  expect(shift.statusCode, shift.body).toBe(201);
+  const movement = await t.app.inject({
+    method: 'POST',
+    url: `/api/t/${team.slug}/admin/branches/${pdv.branchId}/shifts/${shift.json()._id}/movements`,
+    headers: team.admin.headers,
+    payload: { kind: 'addition', amount: 5000, reason: 'troco' },
+  });
+  expect(movement.statusCode, movement.body).toBe(201);
   const order = await t.app.inject({
     method: 'POST',
     url: `/t/${team.slug}/orders`,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.js';
 import { tenants } from './tenants.js';
@@ -21,7 +22,12 @@ export const branches = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('branches_slug_key').on(t.tenantId, t.slug)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('branches_slug_key').on(t.tenantId, t.slug),
+    // One headquarters per tenant.
+    uniqueIndex('branches_hq_key').on(t.tenantId).where(sql`${t.isHQ}`),
+  ],
 );
 
 /** A point of sale (counter, tablet, card terminal) inside a branch. */
@@ -50,6 +56,8 @@ export const pdvs = pgTable(
     uniqueIndex('pdvs_slug_key').on(t.tenantId, t.slug),
     foreignKey({ name: 'pdvs_branch_fk', columns: [t.tenantId, t.branchId], foreignColumns: [branches.tenantId, branches.id] }),
     index('pdvs_branch_idx').on(t.tenantId, t.branchId),
+    // A card terminal belongs to one PDV of the whole platform.
+    uniqueIndex('pdvs_terminal_key').on(t.gatewayATerminalSerial),
   ],
 );
 

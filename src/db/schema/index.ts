@@ -7,3 +7,4 @@ export * from './branches.js';
 export * from './orders.js';
 export * from './idempotency.js';
 export * from './payments.js';
+export * from './shifts.js';

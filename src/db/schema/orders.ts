@@ -42,9 +42,11 @@ export interface Discount {
   at: string;
 }
 
-/** A change to a bill after it was made: who gave a discount, voided a line, removed the service charge. */
+export const ADJUSTMENT_KINDS = ['discount', 'discount_removed', 'void', 'service_charge', 'covers', 'table_moved', 'merged', 'lines_moved'] as const;
+
+/** A change to a bill after it was made: a discount, a void, the service charge, a move of the table or of lines. */
 export interface BillAdjustment {
-  kind: 'discount' | 'discount_removed' | 'void' | 'service_charge' | 'covers';
+  kind: (typeof ADJUSTMENT_KINDS)[number];
   /** Index of the line, for line discounts and voids. */
   line?: number;
   detail: string;
@@ -134,6 +136,8 @@ export const orders = pgTable(
     amountPaid: bigint('amount_paid', { mode: 'number' }).notNull().default(0),
     /** Set when the bill was split into parts: the parts are paid, this order no more. */
     splitAt: ts('split_at'),
+    /** The shift open at its PDV when the order was made. */
+    shiftId: id('shift_id'),
     statusHistory: jsonb('status_history').$type<StatusChange[]>().notNull().default([]),
     paymentStartedAt: ts('payment_started_at'),
     paidAt: ts('paid_at'),
@@ -155,6 +159,8 @@ export const orders = pgTable(
       .where(sql`${t.isTab} and ${t.status} not in ('delivered', 'cancelled')`),
     index('orders_created_idx').on(t.tenantId, t.createdAt),
     index('orders_status_idx').on(t.tenantId, t.status, t.createdAt),
+    index('orders_shift_idx').on(t.tenantId, t.shiftId),
+    index('orders_paid_idx').on(t.tenantId, t.paidAt),
     foreignKey({ name: 'orders_table_fk', columns: [t.tenantId, t.tableId], foreignColumns: [diningTables.tenantId, diningTables.id] }),
     foreignKey({ name: 'orders_pdv_fk', columns: [t.tenantId, t.pdvId], foreignColumns: [pdvs.tenantId, pdvs.id] }),
   ],

@@ -35,6 +35,8 @@ export const payments = pgTable(
     intentId: text('intent_id'),
     transactionId: text('transaction_id'),
     terminalSerial: text('terminal_serial'),
+    /** The shift open at the order's PDV when the payment was taken (its drawer, for cash). */
+    shiftId: id('shift_id'),
     createdBy: id('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -52,6 +54,8 @@ export const payments = pgTable(
     // One payment in flight per order: a second one at the same time loses here, whatever the code did.
     uniqueIndex('payments_one_processing_key').on(t.tenantId, t.orderId).where(sql`${t.status} = 'processing'`),
     index('payments_intent_idx').on(t.intentId),
+    index('payments_shift_idx').on(t.tenantId, t.shiftId),
+    index('payments_settled_idx').on(t.tenantId, t.settledAt),
     index('payments_processing_idx').on(t.createdAt).where(sql`${t.status} = 'processing'`),
     index('payments_refund_pending_idx').on(t.refundRequestedAt).where(sql`${t.status} = 'approved' and ${t.refundRequestedAt} is not null`),
   ],

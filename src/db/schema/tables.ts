@@ -6,7 +6,7 @@ import { tenants } from './tenants.js';
 export const TABLE_STATUSES = ['available', 'occupied', 'reserved'] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];
 
-export const RESERVATION_STATUSES = ['pending', 'confirmed', 'cancelled'] as const;
+export const RESERVATION_STATUSES = ['pending', 'confirmed', 'seated', 'no_show', 'cancelled'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 /** Dining tables. Soft-deleted, so orders that name a table keep a valid reference; a number is unique among live tables. */
@@ -42,10 +42,20 @@ export const reservations = pgTable(
     partySize: integer('party_size').notNull(),
     notes: text('notes'),
     status: text('status', { enum: RESERVATION_STATUSES }).notNull().default('pending'),
+    /** The table held for it; two live reservations of one table may not overlap. */
+    tableId: id('table_id'),
+    /** How long the table is held, from `time`. */
+    durationMinutes: integer('duration_minutes').notNull().default(120),
+    /** The tab opened when the party was seated. */
+    orderId: id('order_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('reservations_date_idx').on(t.tenantId, t.date, t.time)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('reservations_date_idx').on(t.tenantId, t.date, t.time),
+    index('reservations_table_idx').on(t.tenantId, t.tableId, t.date),
+  ],
 );
 
 export type DiningTableRow = typeof diningTables.$inferSelect;

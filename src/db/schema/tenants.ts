@@ -35,6 +35,8 @@ export const tenants = pgTable(
     coverCharge: bigint('cover_charge', { mode: 'number' }).notNull().default(0),
     /** Largest discount staff may give alone, in basis points of what it discounts; above it a manager does. */
     discountLimitBp: integer('discount_limit_bp').notNull().default(1000),
+    /** Cash payments need an open shift at their PDV (the drawer is someone's responsibility). */
+    requireShift: boolean('require_shift').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -2,6 +2,7 @@ import { orderCounters, orders } from '../../db/schema/orders.js';
 import { defineModule } from '../../platform/module.js';
 import { branchesModule } from '../branches/index.js';
 import { menuModule } from '../menu/index.js';
+import { shiftsModule } from '../shifts/index.js';
 import { tablesModule } from '../tables/index.js';
 import { tenantsModule } from '../tenants/index.js';
 import { ordersRoutes } from './orders.routes.js';
@@ -16,10 +17,10 @@ export { FLOOR_ROLES } from './orders.routes.js';
 /** Orders, tabs and bills (spec 4.7); their payments are the payments module's. */
 export const ordersModule = defineModule({
   name: 'orders',
-  needs: [menuModule, tablesModule, branchesModule, tenantsModule],
+  needs: [menuModule, tablesModule, branchesModule, tenantsModule, shiftsModule],
   tables: [orders, orderCounters],
-  services(deps, { menu, tables, branches, tenants }) {
-    const orders = ordersService(deps, { menu, tables, branches, tenants });
+  services(deps, { menu, tables, branches, tenants, shifts }) {
+    const orders = ordersService(deps, { menu, tables, branches, tenants, shifts });
     // Public order tracking over socket.io finds its order here.
     deps.realtime.setOrderLookup(async (slug, orderNumber) => {
       const tenant = await deps.tenants.bySlug(slug);

@@ -15,6 +15,9 @@ import {
   DiscountQuery,
   IdempotencyHeaders,
   ListOrdersQuery,
+  MergeBody,
+  MoveLinesBody,
+  MoveTableBody,
   Order,
   OrderNumberParams,
   SplitBody,
@@ -246,5 +249,59 @@ export function ordersRoutes(
     },
     config: { auth: floor },
     handler: (req) => orders.updateBill(ctxOf(req), req.params.id, req.body),
+  });
+
+  // ---- running the floor (issue 11)
+
+  app.post('/t/:slug/orders/:id/move-table', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Move an open dine-in order to a free table: the old table is freed, the new one occupied',
+      description:
+        'Takeout or an order without a table: 400. A closed, cancelled or split order: 409; a payment in flight: 409 `payment_in_progress`; ' +
+        'a table with an open order: 409 `table_in_use`. Recorded as a `table_moved` adjustment.',
+      params: TenantIdParams,
+      body: MoveTableBody,
+      response: withErrors({ 200: Order }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.moveTable(ctxOf(req), req.params.id, req.body.tableId),
+  });
+
+  const Pair = Type.Object({
+    from: Order,
+    to: Order,
+  });
+
+  app.post('/t/:slug/orders/:id/merge', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Merge another open dine-in tab (`orderId`) into this one: its lines and covers join this bill, it ends cancelled and its table is freed',
+      description:
+        'Refused (409) when the other order has money taken (`already_paid`) or a discount on the whole order (`order_discount`), when either ' +
+        'is closed, split or has a payment in flight. Both orders record a `merged` adjustment naming the other. Answers both: `from` ' +
+        '(the merged order, cancelled) and `to` (this one).',
+      params: TenantIdParams,
+      body: MergeBody,
+      response: withErrors({ 200: Pair }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.merge(ctxOf(req), req.params.id, req.body.orderId),
+  });
+
+  app.post('/t/:slug/orders/:id/move-lines', {
+    schema: {
+      tags: ['orders'],
+      summary: 'Move units of lines of this order to another open order (`toOrderId`); both bills are recomputed',
+      description:
+        'The source lines keep their place with fewer units; the units join the target at the same unit price with their options and notes. ' +
+        'A weighed line moves kilograms to 3 decimals, a unit line whole units (400). The source may not drop below what was paid on it ' +
+        '(409 `would_overpay`). Both orders record `lines_moved` adjustments. Answers `from` (this order) and `to`.',
+      params: TenantIdParams,
+      body: MoveLinesBody,
+      response: withErrors({ 200: Pair }, [...billErrors]),
+    },
+    config: { auth: floor },
+    handler: (req) => orders.moveLines(ctxOf(req), req.params.id, req.body),
   });
 }

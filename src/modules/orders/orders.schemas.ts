@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MENU_UNITS } from '../../db/schema/menu.js';
-import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../db/schema/orders.js';
+import { ADJUSTMENT_KINDS, DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../db/schema/orders.js';
 import { Body, CalendarDate, Id, Nullable, StringEnum, TenantParams, Timestamp } from '../../platform/schemas.js';
 
 const OrderStatus = StringEnum(ORDER_STATUSES);
@@ -86,6 +86,23 @@ export const BillBody = Body({
   reason: Type.Optional(Reason),
 });
 
+// Running the floor (issue 11).
+export const MoveTableBody = Body({ tableId: Id });
+export const MergeBody = Body({ orderId: Id });
+export const MoveLinesBody = Body({
+  toOrderId: Id,
+  lines: Type.Array(
+    Type.Object(
+      {
+        line: Type.Integer({ minimum: 0, description: 'index into items of this order' }),
+        quantity: Type.Number({ minimum: 0.001, maximum: 999, description: 'units (kilograms to 3 decimals for a weighed line) to move' }),
+      },
+      { additionalProperties: false },
+    ),
+    { minItems: 1, maxItems: MAX_LINES },
+  ),
+});
+
 export const ListOrdersQuery = Type.Object({
   status: Type.Optional(StringEnum(ORDER_STATUSES)),
   from: Type.Optional(CalendarDate('first day (tenant time zone), default today')),
@@ -165,14 +182,14 @@ export const Order = Type.Object(
     isSplit: Type.Boolean({ description: 'the bill was split: its parts are paid, not this order' }),
     adjustments: Type.Array(
       Type.Object({
-        kind: StringEnum(['discount', 'discount_removed', 'void', 'service_charge', 'covers'] as const),
+        kind: StringEnum(ADJUSTMENT_KINDS),
         line: Type.Optional(Type.Integer()),
         detail: Type.String(),
         reason: Type.Optional(Type.String()),
         by: Type.String({ description: 'user id' }),
         at: Timestamp,
       }),
-      { description: 'discounts, voids and service charge or cover changes, oldest first' },
+      { description: 'discounts, voids, service charge or cover changes, and moves of the table or of lines, oldest first' },
     ),
     statusHistory: Type.Array(
       Type.Object({

@@ -11,11 +11,13 @@ import type { TenantRef } from '../../platform/tenancy.js';
 import { addDays, localDate, startOfLocalDay } from '../../platform/time.js';
 import type { BranchesService } from '../branches/index.js';
 import type { MenuService } from '../menu/index.js';
+import type { ShiftsService } from '../shifts/index.js';
 import type { TablesService } from '../tables/index.js';
 import type { TenantsService } from '../tenants/index.js';
 import { buildPixPayload } from '../../platform/pix/brcode.js';
 import { pixQrPngBase64 } from '../../platform/pix/qr.js';
 import * as q from './orders.queries.js';
+import { floorOperations } from './orders.floor.js';
 import { canMove, isCorrection, isOpen, mergeLines, staffOrderNumber, compactDate } from './orders.rules.js';
 import { billedQuantity, billOf, computeBill, hasGramPrecision, milli, splitByLines, splitEqually, withinLimit } from './orders.bill.js';
 import {
@@ -173,9 +175,10 @@ export interface OrdersDeps {
   tables: TablesService;
   branches: BranchesService;
   tenants: Pick<TenantsService, 'findById'>;
+  shifts: Pick<ShiftsService, 'openShiftOf'>;
 }
 
-export function ordersService(deps: Deps, { menu, tables, branches, tenants }: OrdersDeps) {
+export function ordersService(deps: Deps, { menu, tables, branches, tenants, shifts }: OrdersDeps) {
   const { clock, realtime, config, log } = deps;
 
   /** Prices lines from the menu; anything the client says about price is ignored. Pass a `TenantTx` to read inside it. */
@@ -441,6 +444,8 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
   }
 
   const service = {
+    // Running the floor (issue 11): move-table, merge, move-lines.
+    ...floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, view: toOrderView }),
     announce,
     toKitchen,
     /** The guest checkout answer for an order of `tenant`. */
@@ -515,6 +520,8 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
               type: input.orderType,
               tableId: table?._id ?? null,
               pdvId: pdv?._id ?? null,
+              // The cashier shift open at its PDV (held until this transaction ends, so a close counts it or it has none).
+              shiftId: pdv ? await shifts.openShiftOf(tx, pdv._id) : null,
               ...billSettings,
               ...bill,
               customerName: input.customerName ?? null,
@@ -525,6 +532,8 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants }: O
               createdBy: ctx?.user.id ?? null,
             });
             if (isTab) await tables.setStatus(tx, table!._id, 'occupied');
+            // A seated reservation of the table gets its tab (through the tables module's tab events).
+            if (isTab) await tables.tabEvent(tx, { kind: 'opened', tableId: table!._id, orderId: row.id });
             return opts.onInsert ? opts.onInsert(tx, row) : row;
           });
           await announce(tenant.db, order, joinedTabs.has(order) ? 'orderUpdate' : 'newOrder');

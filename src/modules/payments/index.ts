@@ -2,6 +2,7 @@ import { payments } from '../../db/schema/payments.js';
 import { cron, defineModule } from '../../platform/module.js';
 import { branchesModule } from '../branches/index.js';
 import { ordersModule } from '../orders/index.js';
+import { shiftsModule } from '../shifts/index.js';
 import { tenantsModule } from '../tenants/index.js';
 import { paymentJobs } from './payments.jobs.js';
 import { paymentsRoutes } from './payments.routes.js';
@@ -15,10 +16,10 @@ export type { PaymentsService } from './payments.service.js';
  */
 export const paymentsModule = defineModule({
   name: 'payments',
-  needs: [ordersModule, branchesModule, tenantsModule],
+  needs: [ordersModule, branchesModule, tenantsModule, shiftsModule],
   tables: [payments],
-  services: (deps, { orders, branches, tenants }) => ({
-    payments: paymentsService(deps, { orders, integrations: deps.integrations, tenants, branches }),
+  services: (deps, { orders, branches, tenants, shifts }) => ({
+    payments: paymentsService(deps, { orders, integrations: deps.integrations, tenants, branches, shifts }),
   }),
   routes: (app, services) => paymentsRoutes(app, services),
   jobs: {

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { payments, type PaymentRow } from '../../db/schema/payments.js';
 
@@ -29,6 +29,19 @@ export async function updatePayment(db: Db, tenantId: string, id: string, patch:
     .where(and(eq(payments.tenantId, tenantId), eq(payments.id, id)))
     .returning();
   return row!;
+}
+
+/**
+ * What a cashier shift took per method: its approved payments whose refund was not decided, amount + tip
+ * (cash handed over above the amount went back as change). The shifts module asks through `onTotals`.
+ */
+export async function salesOfShift(db: Db, tenantId: string, shiftId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ method: payments.method, cents: sql<string>`coalesce(sum(${payments.amount} + ${payments.tip}), 0)` })
+    .from(payments)
+    .where(and(eq(payments.tenantId, tenantId), eq(payments.shiftId, shiftId), eq(payments.status, 'approved'), isNull(payments.refundRequestedAt)))
+    .groupBy(payments.method);
+  return Object.fromEntries(rows.map((r) => [r.method, Number(r.cents)]));
 }
 
 // ---- Cross-tenant lookups: run only under `deps.bypass` (payment-webhook, payment-sweep). They answer

@@ -13,6 +13,7 @@ import { Conflict, Declined, Invalid, InvalidRequest, isUniqueViolation, NotFoun
 import type { TenantRef } from '../../platform/tenancy.js';
 import type { BranchesService } from '../branches/index.js';
 import { amountDue, billedQuantity, toBillView, type CreateOrderInput, type OrdersService } from '../orders/index.js';
+import type { ShiftsService } from '../shifts/index.js';
 import type { TenantsService } from '../tenants/index.js';
 import { paymentJobs, type PaymentExpiryJob, type RefundJob, type WalletRefundJob } from './payments.jobs.js';
 import * as q from './payments.queries.js';
@@ -47,7 +48,13 @@ const unknownIntent = (err: unknown) => isRefused(err) && err.status === 404;
 
 export function paymentsService(
   deps: Deps,
-  { orders, integrations, tenants, branches }: { orders: OrdersService; integrations: Integrations; tenants: TenantsService; branches: BranchesService },
+  {
+    orders,
+    integrations,
+    tenants,
+    branches,
+    shifts,
+  }: { orders: OrdersService; integrations: Integrations; tenants: TenantsService; branches: BranchesService; shifts: ShiftsService },
 ) {
   const { clock, realtime, jobs, log } = deps;
 
@@ -170,6 +177,11 @@ export function paymentsService(
   orders.onCancelWithPayments((tx, order) => requestRefunds(tx, order, 'order_cancelled'));
   // A bill that changed (a round, a discount, a void) owes again, or is now paid: the ledger says which.
   orders.onBillChange((tx, order) => refresh(tx, order));
+  // A cashier shift's close (and its withdrawals) count what its payments took.
+  shifts.onTotals((tx, shiftId) => q.salesOfShift(tx.db, tx.tenantId, shiftId));
+
+  /** The shift open at the order's PDV now (the drawer the money goes to), held until the transaction ends; null without one. */
+  const shiftOf = (tx: TenantTx, order: OrderRow) => (order.pdvId ? shifts.openShiftOf(tx, order.pdvId) : Promise.resolve(null));
 
   type Finish = { outcome: 'approved' | 'declined'; transactionId: string | null };
 
@@ -270,7 +282,8 @@ export function paymentsService(
   async function claim(ctx: TenantCtx, id: string, input: ProcessPaymentInput, kind: 'mock' | 'gateway_a' | 'pix_psp') {
     const terminal = kind !== 'mock';
     // The tenants table is read with the shared handle: before the tenant's transaction, never inside it.
-    const tenantKey = kind === 'pix_psp' ? ((await tenants.findById(ctx.tenantId))?.pixKey ?? null) : null;
+    const tenant = kind === 'pix_psp' || input.method === 'cash' ? await tenants.findById(ctx.tenantId) : null;
+    const tenantKey = kind === 'pix_psp' ? (tenant?.pixKey ?? null) : null;
     try {
       return await ctx.db.run(async (tx) => {
         const order = await orders.loadForUpdate(tx, ctx, id);
@@ -279,6 +292,11 @@ export function paymentsService(
         if ('error' in applied) throw new Invalid('amount', applied.error);
         const serial = kind === 'gateway_a' ? await terminalFor(tx, order, input.gatewayATerminalSerial) : null;
         const pixKey = kind === 'pix_psp' ? await pixKeyFor(tx, order, tenantKey) : null;
+        const shiftId = await shiftOf(tx, order);
+        // Cash goes into a drawer someone answers for: with `requireShift`, not at a PDV without an open shift.
+        if (input.method === 'cash' && tenant?.requireShift && order.pdvId && !shiftId && order.source !== 'wallet') {
+          throw new Conflict('Cash is taken only during a cashier shift: open a shift at this point of sale first', 'shift_required');
+        }
         const now = clock.now();
         const payment = await q.insertPayment(tx.db, {
           tenantId: tx.tenantId,
@@ -293,6 +311,7 @@ export function paymentsService(
           status: terminal ? 'processing' : 'approved',
           transactionId: terminal ? null : `mock-${randomBytes(8).toString('hex')}`,
           terminalSerial: serial,
+          shiftId,
           createdBy: ctx.user.id,
           settledAt: terminal ? null : now,
         });
@@ -324,6 +343,7 @@ export function paymentsService(
       amount,
       status: 'approved',
       transactionId: chargeId,
+      shiftId: await shiftOf(tx, order),
       settledAt: clock.now(),
     });
     return refresh(tx, order);

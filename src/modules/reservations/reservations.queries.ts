@@ -1,6 +1,7 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { reservations, type ReservationRow, type ReservationStatus } from '../../db/schema/tables.js';
+import { HOLDING_STATUSES } from './reservations.rules.js';
 
 export function listReservations(
   db: Db,
@@ -43,4 +44,45 @@ export async function updateReservation(
     .where(and(eq(reservations.tenantId, tenantId), eq(reservations.id, id)))
     .returning();
   return row ?? null;
+}
+
+/** The reservations holding a table (pending, confirmed, seated) on the days from `from` to `to`, but `exceptId`. */
+export function listHolding(db: Db, tenantId: string, tableId: string, from: string, to: string, exceptId: string | null): Promise<ReservationRow[]> {
+  const where: SQL[] = [
+    eq(reservations.tenantId, tenantId),
+    eq(reservations.tableId, tableId),
+    between(reservations.date, from, to),
+    inArray(reservations.status, [...HOLDING_STATUSES]),
+  ];
+  if (exceptId) where.push(ne(reservations.id, exceptId));
+  return db.select().from(reservations).where(and(...where));
+}
+
+/** The party seated at a table in the last 12 hours whose tab is not linked yet, the latest first; locked. */
+export async function findSeatedWithoutOrder(db: Db, tenantId: string, tableId: string): Promise<ReservationRow | null> {
+  const [row] = await db
+    .select()
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.tenantId, tenantId),
+        eq(reservations.tableId, tableId),
+        eq(reservations.status, 'seated'),
+        isNull(reservations.orderId),
+        sql`${reservations.updatedAt} > now() - interval '12 hours'`,
+      ),
+    )
+    .orderBy(desc(reservations.updatedAt), desc(reservations.id))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+/** The reservations linked to an order (a tab), locked. */
+export function findByOrder(db: Db, tenantId: string, orderId: string): Promise<ReservationRow[]> {
+  return db
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.tenantId, tenantId), eq(reservations.orderId, orderId)))
+    .for('update');
 }

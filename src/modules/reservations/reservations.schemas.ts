@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RESERVATION_STATUSES } from '../../db/schema/tables.js';
-import { Body, CalendarDate, Email, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { Body, CalendarDate, Email, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
+import { DEFAULT_DURATION, MAX_DURATION, MIN_DURATION } from './reservations.rules.js';
 
 export const MAX_PARTY_SIZE = 50;
 
@@ -15,6 +16,11 @@ const DateString = CalendarDate('today or later in the tenant time zone');
 const Time = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24 h' });
 const PartySize = Type.Integer({ minimum: 1, maximum: MAX_PARTY_SIZE });
 const Notes = Type.String({ maxLength: 1000 });
+const Duration = Type.Integer({
+  minimum: MIN_DURATION,
+  maximum: MAX_DURATION,
+  description: `minutes the table is held from \`time\` (default ${DEFAULT_DURATION})`,
+});
 export const ReservationStatusSchema = StringEnum(RESERVATION_STATUSES);
 
 export const Reservation = Type.Object(
@@ -28,6 +34,9 @@ export const Reservation = Type.Object(
     partySize: Type.Integer(),
     notes: Nullable(Type.String()),
     status: ReservationStatusSchema,
+    table: Nullable(Type.String({ description: 'the table held for it (id)' })),
+    durationMinutes: Type.Integer({ description: 'minutes the table is held from `time`' }),
+    order: Nullable(Type.String({ description: 'the tab of the seated party (order id)' })),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -42,6 +51,8 @@ export const CreateReservationBody = Body({
   time: Time,
   partySize: PartySize,
   notes: Type.Optional(Notes),
+  tableId: Type.Optional(Id),
+  durationMinutes: Type.Optional(Duration),
 });
 
 export const UpdateReservationBody = Body({
@@ -52,9 +63,18 @@ export const UpdateReservationBody = Body({
   time: Type.Optional(Time),
   partySize: Type.Optional(PartySize),
   notes: Type.Optional(Nullable(Notes, { description: 'null clears it' })),
+  tableId: Type.Optional(Nullable(Id, { description: 'the table to hold; null holds none' })),
+  durationMinutes: Type.Optional(Duration),
   status: Type.Optional(
-    StringEnum(RESERVATION_STATUSES, { description: 'pending -> confirmed, pending|confirmed -> cancelled; cancelled is final (409)' }),
+    StringEnum(RESERVATION_STATUSES, {
+      description: 'pending -> confirmed; pending|confirmed -> seated, no_show or cancelled; seated, no_show and cancelled are final (409)',
+    }),
   ),
+});
+
+export const SeatReservationBody = Body({
+  tableId: Type.Optional(Id),
+  orderId: Type.Optional(Id),
 });
 
 export const ReservationsQuery = Type.Object({
@@ -65,4 +85,5 @@ export const ReservationsQuery = Type.Object({
 export type ReservationView = Static<typeof Reservation>;
 export type CreateReservationInput = Static<typeof CreateReservationBody>;
 export type UpdateReservationInput = Static<typeof UpdateReservationBody>;
+export type SeatReservationInput = Static<typeof SeatReservationBody>;
 export type ReservationsFilter = Static<typeof ReservationsQuery>;

@@ -4,7 +4,7 @@ import { seedDemoTables } from './tables.demo.js';
 import { tablesRoutes } from './tables.routes.js';
 import { tablesService } from './tables.service.js';
 
-export type { TablesService } from './tables.service.js';
+export type { TablesService, TabEvent, TableOrder } from './tables.service.js';
 
 /** Dining tables (spec 4.6), restaurants only. */
 export const tablesModule = defineModule({

@@ -20,6 +20,12 @@ export async function findTable(db: Db, tenantId: string, id: string): Promise<D
   return row ?? null;
 }
 
+/** A live table, its row locked until the transaction ends (`select ... for update`): serialises the writes that hold or seat it. */
+export async function lockTable(db: Db, tenantId: string, id: string): Promise<DiningTableRow | null> {
+  const [row] = await db.select().from(diningTables).where(live(tenantId, id)).for('update');
+  return row ?? null;
+}
+
 export async function findTableByNumber(db: Db, tenantId: string, number: number): Promise<DiningTableRow | null> {
   const [row] = await db
     .select()

@@ -23,8 +23,29 @@ const numberTaken = (n: number) => new Conflict(`Table ${n} already exists`, 'ta
 /** Asked, inside the transaction, whether a table may be freed or deleted; throws a `Conflict` when not. */
 export type ReleaseCheck = (tx: TenantTx, tableId: string) => Promise<void>;
 
+/** The open order of a table as the orders module tells it: its tab, else the oldest open dine-in order. */
+export interface TableOrder {
+  id: string;
+  orderNumber: string;
+  isTab: boolean;
+}
+export type TableOrderLookup = (tx: TenantTx, tableId: string) => Promise<TableOrder | null>;
+
+/**
+ * What happened to a table's tab, told by the orders module inside its transaction: a tab opened on a
+ * table, moved to another table, or merged into another order. The reservations module listens (a seated
+ * party's reservation follows its tab). A listener may throw a domain error to refuse the change.
+ */
+export type TabEvent =
+  | { kind: 'opened'; tableId: string; orderId: string }
+  | { kind: 'moved'; orderId: string; from: string; to: string }
+  | { kind: 'merged'; orderId: string; into: string };
+export type TabListener = (tx: TenantTx, event: TabEvent) => Promise<void>;
+
 export function tablesService(_deps: Deps) {
   const releaseChecks: ReleaseCheck[] = [];
+  const tabListeners: TabListener[] = [];
+  let orderLookup: TableOrderLookup | null = null;
   const checkRelease = async (tx: TenantTx, tableId: string) => {
     for (const check of releaseChecks) await check(tx, tableId);
   };
@@ -106,6 +127,36 @@ export function tablesService(_deps: Deps) {
       t.run(async (tx) => {
         const row = await q.findTableByNumber(tx.db, tx.tenantId, number);
         return row ? toTableView(row) : null;
+      }),
+
+    /**
+     * A live table with its row locked until the caller's transaction ends (pass the `TenantTx`), or null:
+     * writers that hold or seat a table lock it first, so two of them on one table take turns.
+     */
+    lock: (t: TenantDb, id: string): Promise<TableView | null> =>
+      t.run(async (tx) => {
+        const row = await q.lockTable(tx.db, tx.tenantId, id);
+        return row ? toTableView(row) : null;
+      }),
+
+    /** The orders module answers `activeOrderOf` through `lookup` (one lookup; the modules' dependency stays orders -> tables). */
+    setOrderLookup(lookup: TableOrderLookup) {
+      orderLookup = lookup;
+    },
+
+    /** The open order of a table (its tab first), in the caller's transaction; null when none (or no orders module). */
+    activeOrderOf: (t: TenantDb, tableId: string): Promise<TableOrder | null> =>
+      t.run((tx) => (orderLookup ? orderLookup(tx, tableId) : Promise.resolve(null))),
+
+    /** `listener` runs inside the transaction of every tab event (see `TabEvent`). */
+    onTabEvent(listener: TabListener) {
+      tabListeners.push(listener);
+    },
+
+    /** Tells the listeners what happened to a tab, in the caller's transaction (pass the `TenantTx`). */
+    tabEvent: (t: TenantDb, event: TabEvent): Promise<void> =>
+      t.run(async (tx) => {
+        for (const listener of tabListeners) await listener(tx, event);
       }),
 
     /** Marks a table occupied, available or reserved (e.g. when a tab opens or closes); `NotFound` when missing. */

@@ -49,6 +49,7 @@ export const Tenant = Type.Object(
     serviceChargePercent: Type.Number({ description: 'service charge on dine-in bills, percent (10 = 10%; 0 for none); a PDV may set its own' }),
     coverCharge: Type.Integer({ description: 'cover charge per person on dine-in bills, cents (0 for none); a PDV may set its own' }),
     discountLimitPercent: Type.Number({ description: 'largest discount staff may give alone, percent of what it discounts; above it a manager does' }),
+    requireShift: Type.Boolean({ description: 'cash payments at a PDV need a cashier shift open at it (409 shift_required otherwise)' }),
   },
   { $id: 'Tenant' },
 );
@@ -111,6 +112,11 @@ const billFields = {
   discountLimitPercent: Type.Optional(Percent(100, 'largest discount staff may give alone, percent of what it discounts')),
 };
 
+/** Cash settings: whether cash at a PDV needs an open cashier shift. */
+const cashFields = {
+  requireShift: Type.Optional(Type.Boolean({ description: 'cash payments at a PDV need a cashier shift open at it' })),
+};
+
 export const CreateTenantBody = Body({
   name: Text(120),
   slug: Slug,
@@ -131,6 +137,7 @@ export const UpdateTenantBody = Body({
   isActive: Type.Optional(Type.Boolean()),
   ...fiscalPaymentFields,
   ...billFields,
+  ...cashFields,
 });
 
 /** What a tenant admin sets on their own tenant: identity, fiscal and payment configuration, bill settings. */
@@ -138,6 +145,7 @@ export const TenantConfigBody = Body({
   ...identityFields,
   ...fiscalPaymentFields,
   ...billFields,
+  ...cashFields,
 });
 
 export const ToggleResult = Type.Object({ isActive: Type.Boolean() });

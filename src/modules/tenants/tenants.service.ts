@@ -49,6 +49,7 @@ export function toTenantView(t: TenantRow): TenantView {
     serviceChargePercent: t.serviceChargeBp / 100,
     coverCharge: t.coverCharge,
     discountLimitPercent: t.discountLimitBp / 100,
+    requireShift: t.requireShift,
   };
 }
 

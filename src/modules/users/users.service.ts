@@ -208,6 +208,9 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
       return endSessions(tx, userId, { passwordHash, onlyIfHash });
     },
 
+    /** The tenant's member `userId` (name, email, role, assignments), or null; in the caller's transaction when given its `tx`. */
+    findMember: (t: TenantDb, userId: string): Promise<q.MemberRow | null> => t.run((tx) => q.findMember(tx.db, tx.tenantId, userId)),
+
     findByEmail: (email: string) => q.findUserByEmail(db, normalizeEmail(email)),
     findById: (id: string, exec: Db = db) => q.findUserById(exec, id),
 
