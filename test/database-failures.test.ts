@@ -8,6 +8,7 @@ import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, openPostgres, type Database } from '../src/db/client.js';
 import { manualClock } from '../src/platform/clock.js';
+import { databaseFailure } from '../src/platform/http.js';
 import { createTestApp, createTestDatabase, testConfig, type TestApp, type TestDatabase } from './app.js';
 import { makeCategory, makeTenantWithTeam } from './factories.js';
 
@@ -198,5 +199,25 @@ describe.runIf(onPostgres)('PostgreSQL: connections refused, statement and lock 
       await busy;
     }
     expect((await app.inject({ url: `/t/${a.slug}/menu/items` })).statusCode).toBe(200);
+  });
+});
+
+describe('a transaction rolled back by a concurrent one (both databases)', () => {
+  it('is recognised through the driver and drizzle as contention (answered 409 concurrent_update by the error handler)', async () => {
+    const t = await createTestApp();
+    try {
+      const a = await makeTenantWithTeam(t.app);
+      for (const code of ['40P01', '40001']) {
+        const err = await t.app.deps
+          .tenantDb(a.tenant._id)
+          .run((tx) => tx.db.execute(sql.raw(`DO $$ BEGIN RAISE EXCEPTION 'rolled back' USING ERRCODE = '${code}'; END $$`)))
+          .then(() => null, (e: unknown) => e);
+        expect(err).not.toBeNull();
+        expect(databaseFailure(err)).toBe('contention');
+      }
+      expect(databaseFailure(new Error('duplicate key', { cause: { code: '23505' } }))).toBeNull();
+    } finally {
+      await t.close();
+    }
   });
 });

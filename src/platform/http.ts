@@ -35,14 +35,17 @@ const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying 
 /**
  * A database failure that is not the request's fault and should pass: `unavailable` (cannot connect,
  * connection lost, server shutting down: SQLSTATE class 08, 57P0x, 53300) or `timeout` (statement
- * timeout 57014, lock timeout 55P03). Follows `cause` (drizzle wraps driver errors) and `errors`.
+ * timeout 57014, lock timeout 55P03), or `contention` (a deadlock 40P01 or a serialization failure 40001:
+ * two requests took the same rows in opposite order; PostgreSQL rolled one back, which may simply be
+ * sent again). Follows `cause` (drizzle wraps driver errors) and `errors`.
  */
-export function databaseFailure(err: unknown, depth = 0): 'unavailable' | 'timeout' | null {
+export function databaseFailure(err: unknown, depth = 0): 'unavailable' | 'timeout' | 'contention' | null {
   if (!err || typeof err !== 'object' || depth > 8) return null;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown; [CONNECT_FAILED]?: boolean };
   if (e[CONNECT_FAILED]) return 'unavailable';
   const code = typeof e.code === 'string' ? e.code : '';
   if (code === '57014' || code === '55P03') return 'timeout';
+  if (code === '40P01' || code === '40001') return 'contention';
   if (/^08/.test(code) || /^57P0\d$/.test(code) || code === '53300' || NETWORK_CODES.has(code)) return 'unavailable';
   if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return 'unavailable';
   const nested = [e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
@@ -136,6 +139,11 @@ export function installErrorHandling(app: FastifyInstance) {
       return reply.code(status).send(errorBody(status, message, fe.code?.toLowerCase()));
     }
     const failure = databaseFailure(err);
+    if (failure === 'contention') {
+      req.log.warn({ err }, 'transaction rolled back by a concurrent one');
+      reply.header('retry-after', '1');
+      return reply.code(409).send(errorBody(409, 'Another request changed the same records at the same moment; nothing was changed, try again', 'concurrent_update'));
+    }
     if (failure) {
       req.log.warn({ err }, failure === 'timeout' ? 'database statement timed out' : 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));

@@ -73,8 +73,8 @@ export function floorOperations({ clock, tables, tenants, load, rewrite, assertB
   return {
     /**
      * Moves an open dine-in order to a free table: the old table is freed (once no other open order is
-     * on it), the new one occupied, in one transaction. The target is locked after the order moves onto
-     * it and checked again, so two moves to one free table cannot both win (the tab's unique index
+     * on it), the new one occupied, in one transaction. The target is locked before the order moves onto
+     * it and checked again after, so two moves to one free table cannot both win (the tab's unique index
      * catches two tabs even earlier).
      */
     async moveTable(ctx: TenantCtx, id: string, tableId: string): Promise<OrderView> {
@@ -88,6 +88,8 @@ export function floorOperations({ clock, tables, tenants, load, rewrite, assertB
           const target = await tables.findById(tx, tableId);
           if (!target) throw new NotFound('Table');
           if (target._id === current.tableId) throw new Invalid('tableId', `is already the table of order ${current.orderNumber}`);
+          // The target locked before the order points at it: a foreign key's share lock taken first would let two moves deadlock.
+          await tables.lock(tx, tableId);
           const busy = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
           if (busy) throw tableInUse(target.number, busy.orderNumber);
           const from = await tableNumber(tx, current.tableId);
@@ -95,8 +97,7 @@ export function floorOperations({ clock, tables, tenants, load, rewrite, assertB
             tableId,
             adjustments: record(current, ctx, [{ kind: 'table_moved', detail: `table ${from} -> table ${target.number}` }]),
           });
-          // Locked after the order is on it (the order a new tab takes them in: order, then table), then checked again.
-          await tables.lock(tx, tableId);
+          // Order, then table, as a new tab takes them; checked again with the order on it.
           if ((await q.countOpenOnTable(tx.db, tx.tenantId, tableId, id)) > 0) throw tableInUse(target.number);
           await tables.setStatus(tx, tableId, 'occupied');
           await releaseTable(tx, current);
@@ -132,7 +133,11 @@ export function floorOperations({ clock, tables, tenants, load, rewrite, assertB
         }
         const carried = source.items
           .filter((l) => milli(billedQuantity(l)) > 0)
-          .map(({ voidedQuantity: _v, amount: _a, discountAmount: _d, ...l }) => ({ ...l, quantity: billedQuantity(l) }));
+          .map((line) => {
+            // The billed units of the line as it was (its voided units stay behind on the cancelled order).
+            const { voidedQuantity: _v, amount: _a, discountAmount: _d, ...l } = line;
+            return { ...l, quantity: billedQuantity(line) };
+          });
         const covers = into.covers + source.covers;
         const [intoTable, sourceTable] = [await tableNumber(tx, into.tableId), await tableNumber(tx, source.tableId)];
         const now = clock.now();

@@ -110,6 +110,11 @@ export function reservationsService({ clock }: Deps, tables: TablesService) {
           'table_in_use',
         );
       }
+      // Another party seated there before its tab opened still has the table.
+      const waiting = current.status === 'seated' ? null : await q.findSeatedWithoutOrder(tx.db, tx.tenantId, table._id);
+      if (waiting && waiting.id !== current.id) {
+        throw new Conflict(`Table ${table.number} is taken by another seated party (${waiting.customerName}): choose another table`, 'table_in_use');
+      }
       if (table.status !== 'occupied') await tables.setStatus(tx, table._id, 'occupied');
     }
     return (await q.updateReservation(tx.db, tx.tenantId, current.id, {
@@ -146,7 +151,8 @@ export function reservationsService({ clock }: Deps, tables: TablesService) {
     const linked = await q.findByOrder(tx.db, tx.tenantId, event.orderId);
     for (const r of linked) {
       if (event.kind === 'merged') {
-        await q.updateReservation(tx.db, tx.tenantId, r.id, { orderId: event.into });
+        // The party joined another table's tab: it sits there now, under that table's own hold, so its table is released.
+        await q.updateReservation(tx.db, tx.tenantId, r.id, { orderId: event.into, tableId: null });
       } else if (r.status === 'seated' && r.tableId !== event.to) {
         const table = await lockTable(tx, event.to);
         await assertFree(tx, table, r);

@@ -57,6 +57,9 @@ describe('POST /t/:slug/reservations (public)', () => {
       partySize: 4,
       notes: 'Mesa perto da janela',
       status: 'pending',
+      table: null,
+      durationMinutes: 120,
+      order: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
