@@ -9,8 +9,8 @@
  *   (`date::timestamp at time zone tz`). With `BENCH_BREAKDOWN=1` the runner also loads `/tx/...`: the
  *   same statements inside a tenant transaction as `app_tenant`, the way the app's handle runs them.
  *
- * The demo tenant has one branch (Matriz, PDVs Balcão and Salão); this server adds "Filial Praia" with two
- * PDVs through the branches service, so the tenant has 2 branches and 4 PDVs. The runner inserts the orders.
+ * The demo tenant has two branches of two PDVs each (Matriz Pinheiros: Balcão, Salão; Filial Vila Madalena:
+ * Balcão Vila, Varanda), so 4 PDVs. The runner empties the demo's week of sales and inserts its own orders.
  */
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -36,11 +36,6 @@ async function main() {
   try {
     const { app, url, password } = await demoApp('ro-bench-reports-');
     const tenant = (await app.deps.tenants.bySlug('demo')) ?? fail('demo tenant missing');
-    const t = app.deps.tenantDb(tenant.id);
-    const praia = await app.services.branches.createBranch(t, { name: 'Filial Praia', slug: 'praia', city: 'Santos', state: 'SP' });
-    for (const [name, slug] of [['Praia Balcão', 'praia-balcao'], ['Praia Quiosque', 'praia-quiosque']]) {
-      await app.services.branches.createPdv(t, { branchId: praia.id, name, slug });
-    }
     const token = await login(app, REPORTS_ADMIN, password);
     const me = await app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${token}` } });
     const adminId = (me.json() as { user?: { _id: string } }).user?._id ?? fail(`GET /auth/me answered ${me.statusCode} ${me.body}`);

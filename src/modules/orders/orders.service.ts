@@ -481,12 +481,13 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
       input: CreateOrderInput,
       /**
        * `source` set by the caller (a wallet checkout), and `onInsert`, run in the order's transaction
-       * once the row exists (the wallet checkout records its approved payment there).
+       * once the row exists (the wallet checkout records its approved payment there). `at`: the instant
+       * it was taken, instead of now (a past sale of the demo seed: its day's number, `createdAt`).
        */
-      opts: { source?: 'wallet'; onInsert?: (tx: TenantTx, order: OrderRow) => Promise<OrderRow> } = {},
+      opts: { source?: 'wallet'; onInsert?: (tx: TenantTx, order: OrderRow) => Promise<OrderRow>; at?: Date } = {},
     ): Promise<OrderRow> {
       const guest = ctx === null;
-      const day = today(tenant);
+      const day = opts.at ? localDate(opts.at, tenant.timezone) : today(tenant);
       const settings = await tenants.findById(tenant.id);
       // First transaction: the checks, then the daily number, last, so that the counter row is
       // locked for that statement and the commit only, not for the whole order. A number is
@@ -530,6 +531,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
               paymentMethod: input.paymentMethod ?? null,
               isTab,
               createdBy: ctx?.user.id ?? null,
+              ...(opts.at ? { createdAt: opts.at, updatedAt: opts.at } : {}),
             });
             if (isTab) await tables.setStatus(tx, table!._id, 'occupied');
             // A seated reservation of the table gets its tab (through the tables module's tab events).
@@ -623,7 +625,9 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
       return toOrderView(order);
     },
 
-    async setStatus(ctx: TenantCtx, id: string, status: OrderStatus): Promise<OrderView> {
+    /** `at`: the instant of the change, instead of now (a past sale of the demo seed; no route passes it). */
+    async setStatus(ctx: TenantCtx, id: string, status: OrderStatus, { at }: { at?: Date } = {}): Promise<OrderView> {
+      const now = at ?? clock.now();
       let changed = false;
       const order = await ctx.db.run(async (tx) => {
         const current = await load(tx, ctx, id, true);
@@ -640,11 +644,11 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
           ]);
         }
         changed = true;
-        const change = { from: current.status, to: status, at: clock.now().toISOString(), by: ctx.user.id, correction: isCorrection(current.status, status) };
+        const change = { from: current.status, to: status, at: now.toISOString(), by: ctx.user.id, correction: isCorrection(current.status, status) };
         let updated = await q.updateOrder(tx.db, tx.tenantId, id, {
           status,
           statusHistory: [...current.statusHistory, change],
-          ...(isOpen(status) ? {} : { closedAt: clock.now() }),
+          ...(isOpen(status) ? {} : { closedAt: now }),
         });
         if (status === 'cancelled' && updated.amountPaid > 0) for (const listener of cancelListeners) updated = await listener(tx, updated);
         if (!isOpen(status)) await releaseTable(tx, updated);

@@ -279,7 +279,7 @@ export function paymentsService(
   }
 
   /** One payment row claimed on a locked order; a concurrent second one loses on the one-in-flight index. */
-  async function claim(ctx: TenantCtx, id: string, input: ProcessPaymentInput, kind: 'mock' | 'gateway_a' | 'pix_psp') {
+  async function claim(ctx: TenantCtx, id: string, input: ProcessPaymentInput, kind: 'mock' | 'gateway_a' | 'pix_psp', at?: Date) {
     const terminal = kind !== 'mock';
     // The tenants table is read with the shared handle: before the tenant's transaction, never inside it.
     const tenant = kind === 'pix_psp' || input.method === 'cash' ? await tenants.findById(ctx.tenantId) : null;
@@ -297,7 +297,7 @@ export function paymentsService(
         if (input.method === 'cash' && tenant?.requireShift && order.pdvId && !shiftId && order.source !== 'wallet') {
           throw new Conflict('Cash is taken only during a cashier shift: open a shift at this point of sale first', 'shift_required');
         }
-        const now = clock.now();
+        const now = at ?? clock.now();
         const payment = await q.insertPayment(tx.db, {
           tenantId: tx.tenantId,
           id: newId(),
@@ -314,6 +314,7 @@ export function paymentsService(
           shiftId,
           createdBy: ctx.user.id,
           settledAt: terminal ? null : now,
+          ...(at ? { createdAt: at, updatedAt: at } : {}),
         });
         return { payment, order: await refresh(tx, order), pixKey };
       });
@@ -409,12 +410,14 @@ export function paymentsService(
      * Charges an order, all that is due or part of it (`amount`). `mock` (or gateway_a not configured)
      * approves at once, for a cashier who confirms cash or a standalone card machine; `gateway_a` sends an
      * intent to one of the tenant's card terminals and answers `processing`: the result arrives by webhook.
+     * `at`: the instant a `mock` payment was taken, instead of now (a past sale of the demo seed; no route
+     * passes it); a gateway's payment is always now.
      */
-    async processPayment(ctx: TenantCtx, id: string, input: ProcessPaymentInput) {
+    async processPayment(ctx: TenantCtx, id: string, input: ProcessPaymentInput, { at }: { at?: Date } = {}) {
       if (input.gateway === 'pix_psp' && input.method !== 'pix') throw new Invalid('method', 'a pix_psp charge is paid by pix');
       const kind =
         input.gateway === 'gateway_a' && integrations.gatewayA.client ? 'gateway_a' : input.gateway === 'pix_psp' && integrations.pixPsp.client ? 'pix_psp' : 'mock';
-      const { payment, order, pixKey } = await claim(ctx, id, input, kind);
+      const { payment, order, pixKey } = await claim(ctx, id, input, kind, kind === 'mock' ? at : undefined);
       if (kind === 'pix_psp') return startPixCharge(ctx, payment, order, pixKey!);
       if (kind === 'mock') {
         await announcePayment(ctx.db, order);

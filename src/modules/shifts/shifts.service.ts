@@ -241,8 +241,9 @@ export function shiftsService(deps: Deps, { branches, users }: { branches: Branc
      * `POST /:id/shifts/open`: a shift for `userId` (a member of the tenant; staff only themselves, at an
      * assigned PDV) at an active PDV of this branch (another branch's PDV: 403). One open shift per PDV:
      * the partial unique index decides between two opens at the same moment (409 `shift_open`).
+     * `at`: the instant it started, instead of now (a past shift of the demo seed; no route passes it).
      */
-    async open(ctx: TenantCtx, branchId: string, input: OpenShiftInput): Promise<ShiftView> {
+    async open(ctx: TenantCtx, branchId: string, input: OpenShiftInput, { at }: { at?: Date } = {}): Promise<ShiftView> {
       try {
         return await ctx.db.run(async (tx) => {
           const { pdvs } = await access(tx, ctx, branchId);
@@ -262,8 +263,9 @@ export function shiftsService(deps: Deps, { branches, users }: { branches: Branc
             pdvId: pdv._id,
             userId: input.userId,
             openedBy: ctx.user.id,
-            startedAt: clock.now(),
+            startedAt: at ?? clock.now(),
             openingFloat: input.openingFloat,
+            ...(at ? { createdAt: at, updatedAt: at } : {}),
           });
           return toShiftView(row, pdv, await people(tx, [row.userId, row.openedBy]));
         });
@@ -303,8 +305,9 @@ export function shiftsService(deps: Deps, { branches, users }: { branches: Branc
     /**
      * `POST /:id/shifts/:shiftId/close`: the count against what is expected per method, stored with the
      * shift. The row is locked first: of two closes at once one wins, the other finds it closed (409).
+     * `at`: the instant it closed, instead of now (a past shift of the demo seed; no route passes it).
      */
-    close: (ctx: TenantCtx, branchId: string, shiftId: string, input: CloseShiftInput): Promise<ShiftReportView> =>
+    close: (ctx: TenantCtx, branchId: string, shiftId: string, input: CloseShiftInput, { at }: { at?: Date } = {}): Promise<ShiftReportView> =>
       ctx.db.run(async (tx) => {
         const { row, pdv } = await shiftIn(tx, ctx, branchId, shiftId, true);
         if (ctx.role === 'staff' && row.userId !== ctx.user.id) throw ownShiftOnly();
@@ -315,7 +318,7 @@ export function shiftsService(deps: Deps, { branches, users }: { branches: Branc
         const difference = zero();
         for (const m of PAYMENT_METHODS) difference[m] = counted[m] - expected[m];
         const closed = await q.closeShift(tx.db, tx.tenantId, row.id, {
-          closedAt: clock.now(),
+          closedAt: at ?? clock.now(),
           closedBy: ctx.user.id,
           counted,
           expected,
