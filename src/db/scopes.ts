@@ -30,6 +30,12 @@ export interface TenantDb {
 /** A tenant handle inside its transaction: `db` is the drizzle transaction. */
 export interface TenantTx extends TenantDb {
   readonly db: Db;
+  /**
+   * Runs `fn` once the outermost transaction has committed (never when it rolls back): where realtime
+   * events of a change made deep inside another module's transaction are sent. `fn` must not throw
+   * (a throw is swallowed: the data is committed already).
+   */
+  afterCommit(fn: () => void | Promise<void>): void;
 }
 
 /**
@@ -84,8 +90,11 @@ export function bindTenant(tenantId: string, open: ScopedTransactions): TenantDb
     tenantId,
     run: async (fn) => {
       refuseNesting(`A transaction of ${name}`);
+      const committed: (() => void | Promise<void>)[] = [];
       // Awaited inside the marker's context, so that a lazy query (drizzle's thenables) runs inside it too.
-      return open.tenant(tenantId, (db) => inScope.run(name, async () => await fn(inTransaction(tenantId, db))));
+      const result = await open.tenant(tenantId, (db) => inScope.run(name, async () => await fn(inTransaction(tenantId, db, committed))));
+      for (const after of committed) await Promise.resolve().then(after).catch(() => {});
+      return result;
     },
   };
 }
@@ -98,7 +107,7 @@ export function bypassOf(open: ScopedTransactions): Bypass {
   };
 }
 
-function inTransaction(tenantId: string, db: Db): TenantTx {
-  const tx: TenantTx = { tenantId, db, run: (fn) => fn(tx) };
+function inTransaction(tenantId: string, db: Db, committed: (() => void | Promise<void>)[]): TenantTx {
+  const tx: TenantTx = { tenantId, db, run: (fn) => fn(tx), afterCommit: (fn) => void committed.push(fn) };
   return tx;
 }

@@ -1,4 +1,5 @@
 import type { BillRounding, Discount, OrderLine, OrderRow } from '../../db/schema/orders.js';
+import { milli } from '../../platform/quantity.js';
 
 /**
  * The bill of an order, in integer cents: line amounts (price x quantity, kilograms to 3 decimals),
@@ -6,12 +7,8 @@ import type { BillRounding, Discount, OrderLine, OrderRow } from '../../db/schem
  * Every rounding is half up to the cent, and what it moved is recorded in `rounding`.
  */
 
-/** Quantities are kept to 3 decimals (grams): in thousandths, as an integer. */
-export const milli = (quantity: number) => Math.round(quantity * 1000);
-/** Adds quantities without floating-point residue (0.1 + 0.2 kg is 0.3 kg). */
-export const addQuantities = (a: number, b: number) => (milli(a) + milli(b)) / 1000;
-/** True when `quantity` has at most 3 decimals. */
-export const hasGramPrecision = (quantity: number) => Math.abs(quantity * 1000 - milli(quantity)) < 1e-6;
+// Quantities are kept to 3 decimals (grams): in thousandths, as an integer (platform/quantity.ts).
+export { addQuantities, hasGramPrecision, milli } from '../../platform/quantity.js';
 
 /** `num / den` rounded half up, both non-negative integers; and what the rounding moved, in units. */
 function divRound(num: number, den: number): { value: number; moved: number } {

@@ -30,6 +30,8 @@ export interface FloorNeeds {
   /** Frees the order's table once no other open dine-in order is left on it. */
   releaseTable(tx: TenantTx, order: OrderRow): Promise<void>;
   announce(t: TenantDb, order: OrderRow, event: 'orderUpdate'): Promise<void>;
+  /** Tells the stock listeners an order's lines or state changed (the merged order is cancelled). */
+  stockChanged(tx: TenantTx, order: OrderRow): Promise<OrderRow>;
   view(order: OrderRow): OrderView;
 }
 
@@ -43,7 +45,7 @@ const tableInUse = (tableNumber: number | string, orderNumber?: string) =>
   );
 const fmt = (quantity: number, line: OrderLine) => `${quantity}${line.unit === 'kg' ? ' kg' : ''} x ${line.name}`;
 
-export function floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, view }: FloorNeeds) {
+export function floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, view }: FloorNeeds) {
   // The reservations module asks, through the tables module, which order is open on a table (to seat a party at its tab).
   tables.setOrderLookup(async (tx, tableId) => {
     const o = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
@@ -153,6 +155,7 @@ export function floorOperations({ clock, tables, tenants, load, rewrite, assertB
           adjustments: record(into, ctx, [{ kind: 'merged', detail }]),
         });
         await releaseTable(tx, cancelled);
+        await stockChanged(tx, cancelled);
         await tables.tabEvent(tx, { kind: 'merged', orderId: source.id, into: into.id });
         return { from: cancelled, to: merged };
       });

@@ -169,6 +169,11 @@ const isManager = (ctx: TenantCtx) => (MANAGER_ROLES as readonly string[]).inclu
 
 /** Told, inside the transaction that changed an order's bill, to re-derive its payment fields (the payments module). */
 export type BillListener = (tx: TenantTx, order: OrderRow) => Promise<OrderRow>;
+/**
+ * Told, inside the order's transaction, that an order's lines or state may have changed (a payment, a
+ * status, a round, a split, a merge): the inventory brings what the order took out of stock up to date.
+ */
+export type StockListener = (tx: TenantTx, order: OrderRow) => Promise<void>;
 
 export interface OrdersDeps {
   menu: MenuService;
@@ -289,6 +294,12 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
 
   const cancelListeners: CancelListener[] = [];
   const billListeners: BillListener[] = [];
+  const stockListeners: StockListener[] = [];
+  /** Runs the stock listeners on `order` (after it was written), and answers it. */
+  async function stockChanged(tx: TenantTx, order: OrderRow): Promise<OrderRow> {
+    for (const listener of stockListeners) await listener(tx, order);
+    return order;
+  }
 
   tables.onRelease(async (tx, tableId) => {
     const active = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
@@ -324,7 +335,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
     }
     let updated = await q.updateOrder(tx.db, tx.tenantId, current.id, { ...bill, ...pix, ...extra });
     if (current.paymentAttempts > 0) for (const listener of billListeners) updated = await listener(tx, updated);
-    return updated;
+    return stockChanged(tx, updated);
   }
 
   /** The bill of an order can change (a round, a discount, a void, the service charge), or the Conflict that says why not. */
@@ -445,7 +456,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
 
   const service = {
     // Running the floor (issue 11): move-table, merge, move-lines.
-    ...floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, view: toOrderView }),
+    ...floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, view: toOrderView }),
     announce,
     toKitchen,
     /** The guest checkout answer for an order of `tenant`. */
@@ -619,7 +630,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
           ...(paymentMethod ? { paymentMethod } : {}),
         });
         await releaseTable(tx, closed);
-        return closed;
+        return stockChanged(tx, closed);
       });
       await announce(ctx.db, order, 'orderUpdate');
       return toOrderView(order);
@@ -652,7 +663,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
         });
         if (status === 'cancelled' && updated.amountPaid > 0) for (const listener of cancelListeners) updated = await listener(tx, updated);
         if (!isOpen(status)) await releaseTable(tx, updated);
-        return updated;
+        return stockChanged(tx, updated);
       });
       if (changed) await announce(ctx.db, order, 'orderUpdate');
       return toOrderView(order);
@@ -725,7 +736,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
           );
         }
         // The parent is closed for payments and edits from now on: its parts carry the bill.
-        const closed = await q.updateOrder(tx.db, tx.tenantId, parent.id, { splitAt: clock.now() });
+        const closed = await stockChanged(tx, await q.updateOrder(tx.db, tx.tenantId, parent.id, { splitAt: clock.now() }));
         return { parent: closed, children };
       });
       return { parent: toOrderView(result.parent), parts: result.children.map(toOrderView) };
@@ -850,7 +861,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
       const becomesPaid = fields.paymentStatus === 'approved' && order.paymentStatus !== 'approved';
       const now = clock.now();
       const receipt = becomesPaid ? { receiptToken: randomBytes(16).toString('hex'), receiptExpiresAt: new Date(now.getTime() + RECEIPT_TTL_MS) } : {};
-      return q.updateOrder(tx.db, tx.tenantId, order.id, { ...fields, ...receipt });
+      return q.updateOrder(tx.db, tx.tenantId, order.id, { ...fields, ...receipt }).then((row) => stockChanged(tx, row));
     },
 
     /** An order by its receipt token, or null. */
@@ -862,6 +873,11 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
     /** `listener` runs inside the transaction that changed the bill of an order with payments. */
     onBillChange(listener: BillListener) {
       billListeners.push(listener);
+    },
+
+    /** `listener` runs inside the transaction of every change of an order's lines or state that may move stock (see `StockListener`). */
+    onStockChange(listener: StockListener) {
+      stockListeners.push(listener);
     },
 
     /** `listener` runs inside the transaction that cancels an order with money taken. */
