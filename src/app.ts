@@ -21,6 +21,7 @@ import { menuModule } from './modules/menu/index.js';
 import { ordersModule } from './modules/orders/index.js';
 import { paymentsModule } from './modules/payments/index.js';
 import { reportsModule } from './modules/reports/index.js';
+import { inventoryModule } from './modules/inventory/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -80,6 +81,7 @@ export const MODULES = [
   ordersModule,
   paymentsModule,
   reportsModule,
+  inventoryModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

@@ -130,6 +130,28 @@ export async function makePdv(app: App, tenant: { _id: string }, opts: { termina
   return { branchId: branch.id, pdvId: pdv.id, slug };
 }
 
+/**
+ * A tenant with branch A (its first PDV `main` and a second one) and branch B (PDV `other`), the staff
+ * member assigned to `main`, a branch manager of A and another of B: the world of the branch-scope tests.
+ */
+export async function makeScopedTeam(app: App) {
+  const team = await makeTenantWithTeam(app);
+  const tdb = app.deps.tenantDb(team.tenant._id);
+  const main = await makePdv(app, team.tenant);
+  const second = await app.services.branches.createPdv(tdb, { branchId: main.branchId, name: 'Caixa 2', slug: `c2-${main.slug}` });
+  const other = await makePdv(app, team.tenant);
+  const assign = async (user: TestUser, body: object) => {
+    const res = await app.inject({ method: 'PUT', url: `/t/${team.slug}/users/${user.id}`, headers: team.admin.headers, payload: body });
+    if (res.statusCode !== 200) throw new Error(`assigning ${user.email} failed: ${res.statusCode} ${res.body}`);
+  };
+  await assign(team.staff, { assignedPdvIds: [main.pdvId] });
+  const manager = await makeUser(app, team.tenant, 'branch_manager');
+  await assign(manager, { assignedBranchIds: [main.branchId] });
+  const otherManager = await makeUser(app, team.tenant, 'branch_manager');
+  await assign(otherManager, { assignedBranchIds: [other.branchId] });
+  return { ...team, tdb, main, secondPdvId: second.id, other, manager, otherManager };
+}
+
 // ---- sessions and accounts
 
 let clientAddress = 0;

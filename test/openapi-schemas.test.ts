@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ITEM_STATUSES, LABEL_REASONS, LABEL_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../src/db/schema/inventory.js';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
 import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
 import { CASH_MOVEMENT_KINDS, SHIFT_STATUSES } from '../src/db/schema/shifts.js';
@@ -79,6 +80,18 @@ describe('/openapi.json', () => {
     const shift = answer('get', '/api/t/{slug}/admin/branches/{id}/shifts/{shiftId}');
     expect(enumOf(shift, 'status')).toEqual([...SHIFT_STATUSES]);
     expect(enumOf(resolve(resolve(shift.properties!.movements).items!), 'kind')).toEqual([...CASH_MOVEMENT_KINDS]);
+
+    const item = answer('get', '/t/{slug}/inventory');
+    expect(enumOf(item, 'unit')).toEqual([...STOCK_UNITS]);
+    expect(enumOf(item, 'status')).toEqual([...ITEM_STATUSES]);
+    for (const movement of [answer('post', '/t/{slug}/inventory/{id}/movements', '201'), answer('post', '/t/{slug}/inventory/scan/{token}', '201')]) {
+      expect(enumOf(movement, 'type')).toEqual([...MOVEMENT_TYPES]);
+      expect(enumOf(movement, 'reason')).toEqual([...MOVEMENT_REASONS]);
+    }
+    const label = answer('post', '/t/{slug}/inventory/labels', '201');
+    expect(enumOf(label, 'reason')).toEqual([...LABEL_REASONS]);
+    expect(enumOf(label, 'status')).toEqual([...LABEL_STATUSES]);
+    expect(enumOf(resolve(answer('get', '/t/{slug}/branch-stock').properties!.item), 'unit')).toEqual([...STOCK_UNITS]);
   });
 
   it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {

@@ -149,6 +149,17 @@ async function fillTenant() {
     payload: { kind: 'addition', amount: 5000, reason: 'troco' },
   });
   expect(movement.statusCode, movement.body).toBe(201);
+  // Inventory: an item under its minimum (an alert), its recipe for the dish (the paid order below deducts
+  // it: a movement and the order's stock record), its stock at the PDV, and a label.
+  const post = async (url: string, payload: object, method: 'POST' | 'PUT' = 'POST') => {
+    const res = await t.app.inject({ method, url: `/t/${team.slug}${url}`, headers: team.admin.headers, payload });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json() as { _id: string };
+  };
+  const stock = await post('/inventory', { name: 'Picanha', sku: 'PIC-1', currentStock: 10, minStock: 20, unit: 'kg', cost: 8990 });
+  await post('/inventory/ingredients', { menuItemId: item._id, inventoryItemId: stock._id, quantityPerUnit: 0.4 });
+  await post(`/branch-stock/${pdv.pdvId}`, { itemId: stock._id, physicalQuantity: 2, minQuantity: 1 }, 'PUT');
+  await post('/inventory/labels', { itemId: stock._id, quantity: 0.5, reason: 'loss' });
   const order = await t.app.inject({
     method: 'POST',
     url: `/t/${team.slug}/orders`,

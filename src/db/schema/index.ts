@@ -8,3 +8,4 @@ export * from './orders.js';
 export * from './idempotency.js';
 export * from './payments.js';
 export * from './shifts.js';
+export * from './inventory.js';

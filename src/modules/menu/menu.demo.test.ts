@@ -33,7 +33,14 @@ describe('demo tenant', () => {
     const picanha = items.find((i: { name: string }) => i.name.startsWith('Picanha'));
     const detail = (await t.app.inject({ url: `/t/demo/menu/items/${picanha._id}` })).json();
     expect(detail.variations.map((v: { name: string }) => v.name)).toEqual(['Ponto da carne', 'Acompanhamento', 'Adicionais']);
-    expect(detail.bom).toBeNull();
+    // Its recipe, from the inventory's demo seed: what goes into the dish, without costs.
+    type Line = { inventoryItem: { name: string }; quantityPerUnit: number; unit: string };
+    expect(detail.bom.ingredients.map((i: Line) => [i.inventoryItem.name, i.quantityPerUnit, i.unit]))
+      .toEqual(expect.arrayContaining([['Picanha bovina', 0.4, 'kg'], ['Cebola', 50, 'g']]));
+    const pudim = items.find((i: { name: string }) => i.name === 'Pudim de leite condensado');
+    expect((await t.app.inject({ url: `/t/demo/menu/items/${pudim._id}` })).json().bom.ingredients).toHaveLength(4);
+    const coffee = items.find((i: { name: string }) => i.name === 'Café expresso');
+    expect((await t.app.inject({ url: `/t/demo/menu/items/${coffee._id}` })).json().bom).toBeNull();
 
     const { accessToken } = (await login(t.app, admin.email, admin.password!)).json();
     const headers = { authorization: `Bearer ${accessToken}` };

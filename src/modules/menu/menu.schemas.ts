@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { QUANTITY_UNITS, STOCK_UNITS } from '../../db/schema/inventory.js';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
 import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
@@ -119,11 +120,25 @@ const menuItemFields = {
 
 export const MenuItem = Type.Object(menuItemFields, { $id: 'MenuItem' });
 
+/**
+ * The recipe of an item (the inventory's ingredients) as the public detail shows it as `bom`: what goes
+ * into the dish, never what it costs (costs are the restaurant's business, not its guests').
+ */
+export const MenuBom = Type.Object({
+  ingredients: Type.Array(
+    Type.Object({
+      inventoryItem: Type.Object({ _id: Type.String(), name: Type.String(), sku: Type.String(), unit: StringEnum(STOCK_UNITS) }),
+      quantityPerUnit: Type.Number({ description: 'per unit (or kg, for an item sold by weight) of the menu item, in `unit`; 3 decimals' }),
+      unit: StringEnum(QUANTITY_UNITS),
+    }),
+  ),
+});
+
 export const MenuItemDetail = Type.Object(
   {
     ...menuItemFields,
     variations: Type.Array(Type.Object(ModifierGroup.properties), { description: 'the modifier groups of the item, expanded, in order' }),
-    bom: Type.Null({ description: 'cost sheet of the item; null until inventory recipes exist' }),
+    bom: Nullable(MenuBom, { description: 'the recipe of the item (inventory ingredients, without costs); null when it has none' }),
   },
   { $id: 'MenuItemDetail' },
 );
@@ -176,7 +191,8 @@ export type ModifierGroupView = Static<typeof ModifierGroup>;
 export type CreateModifierGroupInput = Static<typeof CreateModifierGroupBody>;
 export type UpdateModifierGroupInput = Static<typeof UpdateModifierGroupBody>;
 export type MenuItemView = Static<typeof MenuItem>;
-export type MenuItemDetailView = MenuItemView & { variations: ModifierGroupView[]; bom: null };
+export type MenuBomView = Static<typeof MenuBom>;
+export type MenuItemDetailView = MenuItemView & { variations: ModifierGroupView[]; bom: MenuBomView | null };
 export type CreateItemInput = Static<typeof CreateItemBody>;
 export type UpdateItemInput = Static<typeof UpdateItemBody>;
 export type AdminItemsFilter = Static<typeof AdminItemsQuery>;

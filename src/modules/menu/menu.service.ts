@@ -13,6 +13,7 @@ import type {
   CreateCategoryInput,
   CreateItemInput,
   CreateModifierGroupInput,
+  MenuBomView,
   MenuItemDetailView,
   MenuItemView,
   ModifierGroupView,
@@ -89,6 +90,13 @@ export interface ModifierSelection {
   options: string[];
 }
 
+/**
+ * Where the item detail's `bom` comes from (the inventory registers it): the recipe of a menu item read
+ * in the caller's transaction, or null when it has none. The detail is cached under the menu version, so
+ * the source's owner bumps it (`touch`) whenever what it answers changes.
+ */
+export type BomSource = (tx: TenantTx, menuItemId: string) => Promise<MenuBomView | null>;
+
 /** Public menu responses may be kept by browsers and proxies for a minute (spec section 8). */
 export const PUBLIC_MENU_CACHE_CONTROL = 'public, max-age=60';
 
@@ -96,6 +104,7 @@ const dedupe = (values: string[]) => [...new Set(values.map((v) => v.trim()))];
 
 export function menuService({ tenantDb }: Deps) {
   const cache = versionedBodyCache();
+  let bomSource: BomSource | null = null;
   /**
    * Checked on every public read; simultaneous reads of one tenant share a round trip (its own short
    * transaction bound to that tenant) that started after they arrived.
@@ -173,7 +182,8 @@ export function menuService({ tenantDb }: Deps) {
       return cached(t, `item:${id}`, async (tx): Promise<MenuItemDetailView> => {
         const row = await q.findItem(tx.db, tx.tenantId, id);
         if (!row || !(await q.isItemPublic(tx.db, tx.tenantId, id))) throw new NotFound('Menu item');
-        return { ...toItemView(row), variations: await expandGroups(tx.db, tx.tenantId, row.modifierGroupIds), bom: null };
+        const bom = bomSource ? await bomSource(tx, id) : null;
+        return { ...toItemView(row), variations: await expandGroups(tx.db, tx.tenantId, row.modifierGroupIds), bom };
       });
     },
 
@@ -335,6 +345,11 @@ export function menuService({ tenantDb }: Deps) {
     },
 
     // ---- for other modules
+
+    /** Registers where the item detail's `bom` comes from (the inventory's recipes); see `BomSource`. */
+    setBomSource(source: BomSource) {
+      bomSource = source;
+    },
 
     /**
      * Items an order names, with price, name, availability and modifier groups. Missing or deleted

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { makePdv, makeSuperadmin, makeTenantWithTeam, makeUser, type TestUser } from '../../../test/factories.js';
+import { makePdv, makeScopedTeam, makeSuperadmin, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 
 /**
@@ -22,20 +22,8 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, headers: H = {}, payl
 
 /** A tenant with a branch of two PDVs, another branch with one, staff assigned to the first PDV, a manager of the first branch. */
 async function world() {
-  const team = await makeTenantWithTeam(app);
-  const tdb = app.deps.tenantDb(team.tenant._id);
-  const main = await makePdv(app, team.tenant);
-  const second = await app.services.branches.createPdv(tdb, { branchId: main.branchId, name: 'Caixa 2', slug: `c2-${main.slug}` });
-  const other = await makePdv(app, team.tenant);
-  const assign = async (user: TestUser, body: object) => {
-    const res = await call('PUT', `/t/${team.slug}/users/${user.id}`, team.admin.headers, body);
-    expect(res.statusCode, res.body).toBe(200);
-  };
-  await assign(team.staff, { assignedPdvIds: [main.pdvId] });
-  const manager = await makeUser(app, team.tenant, 'branch_manager');
-  await assign(manager, { assignedBranchIds: [main.branchId] });
-  const otherManager = await makeUser(app, team.tenant, 'branch_manager');
-  await assign(otherManager, { assignedBranchIds: [other.branchId] });
+  const team = await makeScopedTeam(app);
+  const { main, other, manager, otherManager } = team;
   const base = `/api/t/${team.slug}/admin/branches/${main.branchId}`;
   return {
     ...team,
@@ -43,7 +31,6 @@ async function world() {
     otherManager,
     branchId: main.branchId,
     pdvId: main.pdvId,
-    secondPdvId: second.id,
     other,
     base,
     open: (headers: H, body: object, at = base) => call('POST', `${at}/shifts/open`, headers, body),
