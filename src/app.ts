@@ -22,6 +22,7 @@ import { ordersModule } from './modules/orders/index.js';
 import { paymentsModule } from './modules/payments/index.js';
 import { reportsModule } from './modules/reports/index.js';
 import { inventoryModule } from './modules/inventory/index.js';
+import { purchasingModule } from './modules/purchasing/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -82,6 +83,7 @@ export const MODULES = [
   paymentsModule,
   reportsModule,
   inventoryModule,
+  purchasingModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

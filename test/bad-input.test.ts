@@ -23,7 +23,8 @@ const PARAM_VALUES = ['zzz', 'f'.repeat(24), '0', "' or 1=1 --"];
 
 describe('bad input never produces a 5xx', () => {
   it('holds for every route in /openapi.json', async () => {
-    const team = await makeTenantWithTeam(t.app);
+    // Premium: every plan feature, so the feature-gated routes reach their validation too.
+    const team = await makeTenantWithTeam(t.app, { plan: 'premium' });
     const sa = await makeSuperadmin(t.app);
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const failures: string[] = [];
@@ -103,7 +104,8 @@ function requiredOnly(s: Schema): Record<string, unknown> {
 
 describe('NUL, lone surrogates, far dates and unknown fields never produce a 5xx', () => {
   it('holds for every route in /openapi.json, and a caller past the guards gets a 400 naming the field', async () => {
-    const team = await makeTenantWithTeam(t.app);
+    // Premium: every plan feature, so the feature-gated routes reach their validation too.
+    const team = await makeTenantWithTeam(t.app, { plan: 'premium' });
     const sa = await makeSuperadmin(t.app);
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
     const failures: string[] = [];

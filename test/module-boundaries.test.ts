@@ -36,6 +36,9 @@ const MODULE_READS: Record<string, string[]> = {
   // shifts and the branch's PDVs, so the database sums over an index range in one round trip; going through
   // the owners' services would fetch every row of the period into the process to add it up there.
   'src/modules/reports/reports.queries.ts': ['orders', 'payments', 'shifts', 'pdvs', 'branches'],
+  // Demand prediction's daily snapshot (issue 13): units sold per menu item in a day, one aggregate select over
+  // the day's orders and their lines, so the database sums them instead of the process reading every order.
+  'src/modules/purchasing/snapshots.queries.ts': ['orders'],
 };
 
 /** A write in a file of MODULE_READS: a drizzle insert/update/delete or the SQL statements. */

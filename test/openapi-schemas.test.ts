@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ITEM_STATUSES, LABEL_REASONS, LABEL_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../src/db/schema/inventory.js';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
+import { PURCHASE_ORDER_STATUSES, SUGGESTION_STATUSES } from '../src/db/schema/purchasing.js';
 import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
 import { CASH_MOVEMENT_KINDS, SHIFT_STATUSES } from '../src/db/schema/shifts.js';
 import { RESERVATION_STATUSES, TABLE_STATUSES } from '../src/db/schema/tables.js';
@@ -92,6 +93,8 @@ describe('/openapi.json', () => {
     expect(enumOf(label, 'reason')).toEqual([...LABEL_REASONS]);
     expect(enumOf(label, 'status')).toEqual([...LABEL_STATUSES]);
     expect(enumOf(resolve(answer('get', '/t/{slug}/branch-stock').properties!.item), 'unit')).toEqual([...STOCK_UNITS]);
+    expect(enumOf(answer('get', '/t/{slug}/inventory/purchase-orders'), 'status')).toEqual([...PURCHASE_ORDER_STATUSES]);
+    expect(enumOf(answer('get', '/t/{slug}/inventory/predictions/suggested-orders'), 'status')).toEqual([...SUGGESTION_STATUSES]);
   });
 
   it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.js';
+import { importedInvoices, salesSnapshots, suggestedPurchaseOrders, supplierItemMappings } from '../src/db/schema/purchasing.js';
 import { BYPASS_USES, TENANT_ROLE, type TenantDb } from '../src/db/scopes.js';
+import { newId } from '../src/db/ids.js';
 import { createTestApp, type TestApp } from './app.js';
 import { makeMenuItem, makeModifierGroup, makePdv, makeReservation, makeTable, makeTenantWithTeam } from './factories.js';
 
@@ -128,7 +130,8 @@ describe('the catalog', () => {
 
 /** One row in every tenant table, made the way the product makes them. */
 async function fillTenant() {
-  const team = await makeTenantWithTeam(t.app);
+  // Premium: purchasing and predictions are plan features.
+  const team = await makeTenantWithTeam(t.app, { plan: 'premium' });
   const group = await makeModifierGroup(t.app, team.tenant);
   const item = await makeMenuItem(t.app, team.tenant, { modifierGroupIds: [group._id] });
   await makeTable(t.app, team.tenant);
@@ -160,6 +163,27 @@ async function fillTenant() {
   await post('/inventory/ingredients', { menuItemId: item._id, inventoryItemId: stock._id, quantityPerUnit: 0.4 });
   await post(`/branch-stock/${pdv.pdvId}`, { itemId: stock._id, physicalQuantity: 2, minQuantity: 1 }, 'PUT');
   await post('/inventory/labels', { itemId: stock._id, quantity: 0.5, reason: 'loss' });
+  // Purchasing: a supplier and a purchase order through the routes; an imported invoice, a remembered
+  // supplier code, a suggestion and a day of sales written straight through the tenant's handle.
+  const supplier = await post('/inventory/suppliers', { name: 'Frigorífico Boi Bom' });
+  await post('/inventory/purchase-orders', { supplierId: supplier._id, items: [{ inventoryItemId: stock._id, itemName: 'Picanha', quantity: 5, unitCost: 8500 }] });
+  await t.app.deps.tenantDb(team.tenant._id).run(async (tx) => {
+    const tenantId = tx.tenantId;
+    await tx.db.insert(salesSnapshots).values({ tenantId, day: '2026-01-15', menuItemId: item._id, quantityMilli: 3000, orders: 2 });
+    await tx.db.insert(supplierItemMappings).values({ tenantId, supplierCnpj: '11222333000181', supplierCode: 'PIC01', itemId: stock._id });
+    await tx.db.insert(suggestedPurchaseOrders).values({ tenantId, id: newId(), horizonDays: 7, items: [], totalCostCents: 0 });
+    await tx.db.insert(importedInvoices).values({
+      tenantId,
+      id: newId(),
+      nfeKey: `${Date.now()}`.padEnd(44, '0').slice(0, 44),
+      nfeNumber: '1',
+      emitterCnpj: '11222333000181',
+      emitterName: 'Frigorífico Boi Bom',
+      totalCents: 42500,
+      itemsCount: 1,
+      summary: {},
+    });
+  });
   const order = await t.app.inject({
     method: 'POST',
     url: `/t/${team.slug}/orders`,

@@ -9,3 +9,4 @@ export * from './idempotency.js';
 export * from './payments.js';
 export * from './shifts.js';
 export * from './inventory.js';
+export * from './purchasing.js';

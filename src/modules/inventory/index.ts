@@ -9,6 +9,8 @@ import { inventoryRoutes } from './inventory.routes.js';
 import { inventoryService } from './inventory.service.js';
 
 export type { InventoryService } from './inventory.service.js';
+export type { StockEntry } from './entries.service.js';
+export { toStockMilli, convertible, costOf, validEan } from './units.js';
 
 /**
  * Inventory (spec 4.8 before "Suppliers", and "Branch stock"; events of section 6): the catalog, its

@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testConfig, type TestApp } from '../../../test/app.js';
-import { login } from '../../../test/factories.js';
-import { seedFirstStart } from '../../seed.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { seedDemoTenant } from '../../../test/demo.js';
 
 let t: TestApp;
-let headers: Record<string, string>;
+let demo: Awaited<ReturnType<typeof seedDemoTenant>>;
 beforeAll(async () => {
   t = await createTestApp();
-  const logins = await seedFirstStart(t.app.deps.tenantDb, t.app.services, testConfig({ seedDemo: true }), { DEMO_PASSWORD: 'demo-password-123' });
-  const admin = logins.find((l) => l.who === 'demo admin')!;
-  headers = { authorization: `Bearer ${(await login(t.app, admin.email, admin.password!)).json().accessToken}` };
+  demo = await seedDemoTenant(t);
 });
 afterAll(() => t.close());
-
-const get = async (url: string) => {
-  const res = await t.app.inject({ url, headers });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
+const get = (url: string) => demo.get(url);
 
 describe('the demo kitchen', () => {
   it('has stock for the best sellers, two items under their minimum, and items expiring or expired', async () => {
@@ -51,14 +43,14 @@ describe('the demo kitchen', () => {
     const order = await t.app.inject({
       method: 'POST',
       url: '/t/demo/orders',
-      headers,
+      headers: demo.headers,
       payload: { orderType: 'takeout', pdv: 'balcao', items: [{ menuItem: feijoada._id, quantity: 2 }] },
     });
     expect(order.statusCode, order.body).toBe(201);
     const paid = await t.app.inject({
       method: 'POST',
       url: `/t/demo/orders/${order.json()._id}/process-payment`,
-      headers,
+      headers: demo.headers,
       payload: { method: 'cash', gateway: 'mock' },
     });
     expect(paid.statusCode, paid.body).toBe(200);

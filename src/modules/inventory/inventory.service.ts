@@ -4,6 +4,7 @@ import type { BranchesService } from '../branches/index.js';
 import type { MenuService } from '../menu/index.js';
 import type { OrdersService } from '../orders/index.js';
 import { branchStockPart } from './branch-stock.service.js';
+import { entriesPart } from './entries.service.js';
 import { itemsPart } from './items.service.js';
 import { labelsPart } from './labels.service.js';
 import { recipesPart } from './recipes.service.js';
@@ -35,7 +36,7 @@ export function inventoryService(deps: Deps, needs: InventoryNeeds) {
     pdvName: async (tx: TenantTx, pdvId: string) => (await needs.branches.findPdv(tx, pdvId))?.name ?? null,
   });
   const parts: InventoryParts = { deps, needs, core };
-  return { ...itemsPart(parts), ...recipesPart(parts), ...labelsPart(parts), ...branchStockPart(parts) };
+  return { ...itemsPart(parts), ...recipesPart(parts), ...labelsPart(parts), ...branchStockPart(parts), ...entriesPart(parts) };
 }
 
 export type InventoryService = ReturnType<typeof inventoryService>;
