@@ -23,6 +23,7 @@ import { paymentsModule } from './modules/payments/index.js';
 import { reportsModule } from './modules/reports/index.js';
 import { inventoryModule } from './modules/inventory/index.js';
 import { purchasingModule } from './modules/purchasing/index.js';
+import { accountingModule } from './modules/accounting/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -84,6 +85,7 @@ export const MODULES = [
   reportsModule,
   inventoryModule,
   purchasingModule,
+  accountingModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

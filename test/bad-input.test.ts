@@ -60,6 +60,7 @@ describe('bad input never produces a 5xx', () => {
 interface Schema {
   type?: string;
   format?: string;
+  pattern?: string;
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
@@ -154,8 +155,13 @@ describe('NUL, lone surrogates, far dates and unknown fields never produce a 5xx
               if (past && text === '%00' && !path.includes('{number}') && !path.includes('{token}')) expectNamed(res, `querystring.${query[0].name}`, `${method} ${path} ?${q}`);
             }
             for (const p of query.filter((p) => isDate(p.schema))) {
-              // The other required dates of a period (`from` with `to`) get a valid value, so the far one is the only fault.
-              const rest = query.filter((o) => o !== p && o.required && isDate(o.schema)).map((o) => `&${o.name}=2026-01-15`).join('');
+              // The other required parameters (`to` with `from`, an account id) get a valid value, so the far date is the only fault.
+              const ID = 'f'.repeat(24);
+              const validFor = (o: { schema: Schema }) => (isDate(o.schema) ? '2026-01-15' : o.schema.pattern && new RegExp(o.schema.pattern).test(ID) ? ID : null);
+              const rest = query
+                .filter((o) => o !== p && o.required && validFor(o))
+                .map((o) => `&${o.name}=${validFor(o)}`)
+                .join('');
               for (const far of FAR_DATES) {
                 const res = await send(method, `${url}?${p.name}=${far}${rest}`, headers, hasBody ? {} : undefined);
                 if (past && !path.includes('{number}') && !path.includes('{token}')) expectNamed(res, `querystring.${p.name}`, `${method} ${path} ?${p.name}=${far}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_NATURES, ACCOUNT_TYPES, ENTRY_STATUSES, NORMAL_BALANCES, PERIOD_STATUSES } from '../src/db/schema/accounting.js';
 import { ITEM_STATUSES, LABEL_REASONS, LABEL_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../src/db/schema/inventory.js';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
 import { PURCHASE_ORDER_STATUSES, SUGGESTION_STATUSES } from '../src/db/schema/purchasing.js';
@@ -95,6 +96,14 @@ describe('/openapi.json', () => {
     expect(enumOf(resolve(answer('get', '/t/{slug}/branch-stock').properties!.item), 'unit')).toEqual([...STOCK_UNITS]);
     expect(enumOf(answer('get', '/t/{slug}/inventory/purchase-orders'), 'status')).toEqual([...PURCHASE_ORDER_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/inventory/predictions/suggested-orders'), 'status')).toEqual([...SUGGESTION_STATUSES]);
+
+    const account = answer('get', '/t/{slug}/accounting/chart');
+    expect(enumOf(account, 'nature')).toEqual([...ACCOUNT_NATURES]);
+    expect(enumOf(account, 'type')).toEqual([...ACCOUNT_TYPES]);
+    expect(enumOf(account, 'normalBalance')).toEqual([...NORMAL_BALANCES]);
+    expect(enumOf(resolve(resolve(answer('get', '/t/{slug}/accounting/journal').properties!.data).items!), 'status')).toEqual([...ENTRY_STATUSES]);
+    expect(enumOf(answer('get', '/t/{slug}/accounting/ledger/balancete'), 'nature')).toEqual([...ACCOUNT_NATURES]);
+    expect(enumOf(answer('get', '/t/{slug}/accounting/ledger/periods'), 'status')).toEqual(['open', ...PERIOD_STATUSES]);
   });
 
   it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {

@@ -117,7 +117,11 @@ describe('guard chain', () => {
     const denied = await get('inventory', a.accountant.headers);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().code).toBe('permission');
-    expect((await get('accounting', a.accountant.headers)).statusCode).toBe(200);
+    // Spec 4.11: manage_accounting is admin (and superadmin) only; the accountant is refused by the permission.
+    const accountant = await get('accounting', a.accountant.headers);
+    expect(accountant.statusCode).toBe(403);
+    expect(accountant.json().code).toBe('permission');
+    expect((await get('accounting', a.admin.headers)).statusCode).toBe(200);
     expect((await get('accounting', a.staff.headers)).statusCode).toBe(403);
     expect((await get('accounting', sa.headers)).statusCode).toBe(200);
   });

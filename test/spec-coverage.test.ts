@@ -7,6 +7,10 @@ import { createTestApp, type TestApp } from './app.js';
  * request and response schemas. Add a section here when its issue lands.
  */
 const DONE_SECTIONS = ['4.3', '4.4', '4.5', '4.6', '4.7', '4.8', '4.10'];
+/** Sections built in part so far: the routes of each that are done (4.11: chart, journal, periods, ledger). */
+const DONE_PARTS: Record<string, (path: string) => boolean> = {
+  '4.11': (path) => /^\/t\/:slug\/accounting\/(chart|journal|ledger)/.test(path),
+};
 const EXTRA_ROUTES = [{ method: 'POST', path: '/api/gateway-a/webhook' }];
 const SPEC = new URL('../../shared/spec/endpoints.json', import.meta.url);
 
@@ -30,7 +34,8 @@ describe('spec coverage', () => {
       ctx.skip(`${MISSING} (with CI set this fails)`);
     }
     const spec = JSON.parse(readFileSync(SPEC, 'utf8')) as { method: string; path: string; section: string }[];
-    const routes = [...spec.filter((r) => DONE_SECTIONS.includes(r.section)), ...EXTRA_ROUTES];
+    const done = (r: { path: string; section: string }) => DONE_SECTIONS.includes(r.section) || (DONE_PARTS[r.section]?.(r.path) ?? false);
+    const routes = [...spec.filter(done), ...EXTRA_ROUTES];
     expect(routes.length).toBeGreaterThan(40);
     const doc = (await t!.app.inject({ url: '/openapi.json' })).json();
     const missing: string[] = [];

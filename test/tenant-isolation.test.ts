@@ -23,6 +23,7 @@ const SHARED_TABLES = [
   'rate_limit_hits', // keyed by address or account, across tenants
   'idempotency_keys', // scoped by a key naming the tenant and route, answered before the handler
   'socket_io_attachments', // the realtime adapter's own table (PostgreSQL only)
+  'system_accounts', // the system default chart of accounts (spec: tenant null), read by every tenant, written by the superadmin's seed
 ];
 
 const POLICY = "(tenant_id = (current_setting('app.tenant_id'::text, true))::bpchar)";
@@ -184,6 +185,18 @@ async function fillTenant() {
       summary: {},
     });
   });
+  // Accounting: two tenant accounts, an entry posted then reversed (entries, lines, the year's counter), a closed month.
+  const group9 = await post('/accounting/chart', { code: '9', name: 'Grupo', nature: 'ativo', type: 'sintetica', normalBalance: 'debit' });
+  const debitAcc = await post('/accounting/chart', { code: '9.1', name: 'A', nature: 'ativo', type: 'analitica', normalBalance: 'debit', parent: group9._id });
+  const creditAcc = await post('/accounting/chart', { code: '9.2', name: 'B', nature: 'ativo', type: 'analitica', normalBalance: 'debit', parent: group9._id });
+  const entry = await post('/accounting/journal', {
+    competenceDate: '2026-02-10',
+    description: 'Lançamento',
+    lines: [{ accountId: debitAcc._id, debit: 10 }, { accountId: creditAcc._id, credit: 10 }],
+  });
+  await post(`/accounting/journal/${entry._id}/post`, {});
+  await post(`/accounting/journal/${entry._id}/reverse`, { reason: 'teste' });
+  await post('/accounting/ledger/close', { year: 2026, month: 1 });
   const order = await t.app.inject({
     method: 'POST',
     url: `/t/${team.slug}/orders`,

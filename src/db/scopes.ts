@@ -49,6 +49,8 @@ export const BYPASS_USES = [
   'payment-webhook',
   /** The job that settles payments left processing, in every tenant. */
   'payment-sweep',
+  /** The superadmin's seed of the system chart of accounts (`system_accounts`, shared, read-only to tenants). */
+  'system-chart-seed',
 ] as const;
 export type BypassUse = (typeof BYPASS_USES)[number];
 

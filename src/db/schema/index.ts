@@ -10,3 +10,4 @@ export * from './payments.js';
 export * from './shifts.js';
 export * from './inventory.js';
 export * from './purchasing.js';
+export * from './accounting.js';

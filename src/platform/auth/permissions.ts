@@ -19,7 +19,8 @@ export const ROOM_ROLES = {
 export const PERMISSIONS = {
   manage_inventory: ['admin', 'branch_manager', 'staff'],
   manage_settings: ['admin'],
-  manage_accounting: ['admin', 'accountant'],
+  /** Spec 4.11: the books are kept by the admin (and superadmin); the accountant reads the reports only. */
+  manage_accounting: ['admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

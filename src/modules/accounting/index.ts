@@ -1,0 +1,15 @@
+import { chartAccounts, journalCounters, journalEntries, journalLines, periodClosings, systemAccounts } from '../../db/schema/accounting.js';
+import { defineModule } from '../../platform/module.js';
+import { accountingRoutes } from './accounting.routes.js';
+import { accountingService } from './accounting.service.js';
+
+export type { AccountingService } from './accounting.service.js';
+
+/** Accounting (spec 4.11): chart of accounts, double-entry journal, periods and their closing, ledger. */
+export const accountingModule = defineModule({
+  name: 'accounting',
+  needs: [],
+  tables: [systemAccounts, chartAccounts, journalEntries, journalLines, journalCounters, periodClosings],
+  services: (deps) => ({ accounting: accountingService(deps) }),
+  routes: (app, services) => accountingRoutes(app, services),
+});
