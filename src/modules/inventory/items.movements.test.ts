@@ -321,6 +321,10 @@ describe('low-stock alerts', () => {
       },
     ]);
     expect(await countFor(team, team.staff)).toBe(1);
+    // A rename shows in the open alert.
+    const renamed = await t.app.inject({ method: 'PUT', url: `/t/${team.slug}/inventory/${item._id}`, headers: team.admin.headers, payload: { name: 'Farinha de trigo' } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((await alertsFor(team, team.admin)).map((a) => a.itemName)).toEqual(['Farinha de trigo']);
     const lowEvents = emitted.mock.calls.filter(([, event]) => event === 'lowStockAlert');
     expect(lowEvents).toHaveLength(1);
     expect(lowEvents[0]![2]).toMatchObject({ _id: raised[0]!._id, itemId: item._id, availableQuantity: 3, minQuantity: 3 });

@@ -174,3 +174,11 @@ export async function markAlertRead(db: Db, tenantId: string, id: string, userId
     .returning();
   return row ?? null;
 }
+
+/** The open alerts of an item show its new name (a rename; closed alerts keep the name they were raised with). */
+export async function renameOpenAlerts(db: Db, tenantId: string, itemId: string, name: string) {
+  await db
+    .update(stockAlerts)
+    .set({ itemName: name })
+    .where(and(eq(stockAlerts.tenantId, tenantId), eq(stockAlerts.itemId, itemId), isNull(stockAlerts.resolvedAt)));
+}

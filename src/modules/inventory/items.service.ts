@@ -212,6 +212,7 @@ export function itemsPart({ deps, needs, core }: InventoryParts) {
         } catch (err) {
           throw catalogConflict(err, input);
         }
+        if (row.name !== current.name) await q.renameOpenAlerts(tx.db, tx.tenantId, id, row.name);
         if (row.minMilli !== current.minMilli) await core.recheck(tx, levelOf(row), row.expirationDate);
         // The menu item details show their recipes with this item's name, SKU and unit: they are cached under the menu version.
         const shown = (['name', 'sku', 'unit'] as const).some((k) => row[k] !== current[k]);
