@@ -24,7 +24,7 @@ import type pg from 'pg';
 import type { Context } from 'autocannon';
 import {
   DEMO_ENV, ask, backendsCpu, backendsCpuSince, cannon, checkLocal, cleaner, connect, createDb, dbUrl, fail, fmt, inRounds, logger, machine,
-  metaLines, pct, pickTargets, printReport, readSettings, runMain, serverCpu, startServer, table, watchdog,
+  metaLines, pct, percentile, pickTargets, printReport, readSettings, runMain, serverCpu, startServer, table, watchdog,
 } from './lib-run.js';
 import { RECIPE, SINGLE, START_MILLI, type InventoryReadyMessage } from './inventory-shared.js';
 
@@ -153,16 +153,11 @@ async function measure(ready: InventoryReadyMessage, t: Target): Promise<Sample>
   return { ...r, latencies: lat.unit, payLatencies: lat.pay, load, cpu, pgCpu, lockWait: locks.lockWait, samples: locks.samples };
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
-};
-
 function aggregate(target: Target, samples: Sample[]) {
   const sum = (f: (s: Sample) => number) => samples.reduce((acc, s) => acc + f(s), 0);
   const paid = sum((s) => s.paid);
-  const lat = samples.flatMap((s) => s.latencies);
-  const pay = samples.flatMap((s) => s.payLatencies);
+  const lat = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const pay = samples.flatMap((s) => s.payLatencies).sort((a, b) => a - b);
   const pg = samples.every((s) => s.pgCpu !== null) ? sum((s) => s.pgCpu!) : null;
   return {
     target,

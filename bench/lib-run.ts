@@ -263,6 +263,12 @@ export async function inRounds<T, S>(targets: T[], rounds: number, measure: (t: 
 
 // ---- numbers and report ---------------------------------------------------------------------
 
+/** The nearest-rank percentile `p` (0-100) of a list sorted ascending; NaN when empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);

@@ -26,7 +26,7 @@ import type pg from 'pg';
 import type { Context } from 'autocannon';
 import {
   DEMO_ENV, ask, cannon, checkLocal, cleaner, connect, createDb, dbUrl, envInt, fail, fmt, inRounds, logger, machine,
-  metaLines, pct, pickTargets, printReport, readSettings, runMain, serverCpu, startServer, table, watchdog,
+  metaLines, pct, percentile, pickTargets, printReport, readSettings, runMain, serverCpu, startServer, table, watchdog,
 } from './lib-run.js';
 import type { OrdersReadyMessage, PayAnswer, PayBody } from './orders-server.js';
 
@@ -107,11 +107,6 @@ interface Row {
   /** Average number of backends waiting for a lock / of open transactions idle, over the measured slices. */
   lockWait: number;
   idleInTx: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function aggregate(target: Target, samples: Sample[]): Row {

@@ -176,7 +176,9 @@ function bareServer(pool: pg.Pool, tenantId: string, timeZone: string, userId: s
       const item = byId.get(l.menuItem);
       if (!item || !item.is_active || !item.is_available) return null;
       const allergens = item.allergens.length ? { allergens: item.allergens } : {};
-      lines.push({ menuItem: item.id, name: item.name, price: Number(item.price), quantity: l.quantity, ...allergens });
+      // As the app writes a line since issue 10: its unit and its amount (whole units here: price x quantity exactly).
+      const price = Number(item.price);
+      lines.push({ menuItem: item.id, name: item.name, price, quantity: l.quantity, unit: 'un', amount: price * l.quantity, ...allergens });
     }
     return lines;
   }

@@ -4,6 +4,7 @@ import { and, eq, gte, lt } from 'drizzle-orm';
 import { journalEntries, journalLines } from '../../db/schema/accounting.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeTenantWithTeam } from '../../../test/factories.js';
+import { Rng } from '../../../test/rng.js';
 
 /**
  * The books under random sequences (issue 14). Each sequence works in a year of its own of one of a few
@@ -33,41 +34,6 @@ const VERBOSE = Boolean(process.env.ACCOUNTING_PROPERTY_VERBOSE);
 /** Years 2000-2099 per tenant: one year per sequence. */
 const YEARS = 100;
 const MONTHS = [1, 2] as const;
-
-// ---- a seeded PRNG (as in payments.property.test.ts)
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Rng {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  int(lo: number, hi: number) {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p: number) {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-  weighted<K extends string>(weights: Record<K, number>): K {
-    const entries = Object.entries(weights) as [K, number][];
-    let r = this.next() * entries.reduce((s, [, w]) => s + w, 0);
-    for (const [k, w] of entries) if ((r -= w) < 0) return k;
-    return entries[entries.length - 1][0];
-  }
-}
 
 class PropertyFailure extends Error {}
 

@@ -4,6 +4,7 @@ import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from '../../integrations/wallet
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeCategory, makeMenuItem, makePdv, makeTenantWithTeam, type TestUser } from '../../../test/factories.js';
 import { paymentJobs } from './payments.jobs.js';
+import { Rng } from '../../../test/rng.js';
 
 /**
  * The payment ledger under random sequences (issue 10). Each sequence creates an order, then runs 3 to 8
@@ -32,42 +33,6 @@ const SEED_ENV = process.env.PAYMENTS_PROPERTY_SEED;
 const BASE_SEED = SEED_ENV !== undefined ? Number(SEED_ENV) >>> 0 : (Date.now() ^ (Math.random() * 2 ** 32)) >>> 0;
 /** Prints every sequence's steps (to see what the generator does). */
 const VERBOSE = Boolean(process.env.PAYMENTS_PROPERTY_VERBOSE);
-
-// ---- a seeded PRNG
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Rng {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  /** An integer in [lo, hi]. */
-  int(lo: number, hi: number) {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p: number) {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-  weighted<K extends string>(weights: Record<K, number>): K {
-    const entries = Object.entries(weights) as [K, number][];
-    let r = this.next() * entries.reduce((s, [, w]) => s + w, 0);
-    for (const [k, w] of entries) if ((r -= w) < 0) return k;
-    return entries[entries.length - 1][0];
-  }
-}
 
 // ---- what the API answers
 

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeSuperadmin, makeTenantWithTeam } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 import { isValidCnpj } from '../../platform/br-documents.js';
+import { expectAdminFeatureGuard } from '../../../test/guards.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -182,17 +183,7 @@ describe('suppliers', () => {
       ['PUT', `${base(team.slug)}/${s._id}`, { name: 'Gama' }],
       ['DELETE', `${base(team.slug)}/${s._id}`],
     ];
-    for (const [method, url, body] of routes) {
-      expect((await call(method, url, {}, body)).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, team.staff.headers, body)).statusCode, `${method} ${url}`).toBe(403);
-      expect((await call(method, url, team.accountant.headers, body)).statusCode, `${method} ${url}`).toBe(403);
-    }
-    const free = await makeTenantWithTeam(t.app, { plan: 'free' });
-    for (const [method, url, body] of routes) {
-      const res = await call(method, url.replace(team.slug, free.slug), free.admin.headers, body);
-      expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json().message).toContain('supplierManagement');
-    }
+    await expectAdminFeatureGuard(t.app, team, routes, 'supplierManagement');
     const sa = await makeSuperadmin(t.app);
     expect((await call('GET', `${base(team.slug)}/${s._id}`, sa.headers)).json().name).toBe('Alfa');
     expect((await call('POST', base(team.slug), sa.headers, { name: 'Delta' })).statusCode).toBe(201);
