@@ -147,3 +147,141 @@ export type ChartAccountRow = typeof chartAccounts.$inferSelect;
 export type JournalEntryRow = typeof journalEntries.$inferSelect;
 export type JournalLineRow = typeof journalLines.$inferSelect;
 export type PeriodClosingRow = typeof periodClosings.$inferSelect;
+
+// ---- receivables, bank, account mapping (issue 14, second part)
+
+/** `open` (nothing received), `partial`, `settled` (received in full), `written_off` (the rest given up with a reason). */
+export const RECEIVABLE_STATUSES = ['open', 'partial', 'settled', 'written_off'] as const;
+export type ReceivableStatus = (typeof RECEIVABLE_STATUSES)[number];
+/** A card (or voucher) sale awaiting the acquirer's settlement, or one made by hand (a sale on credit). */
+export const RECEIVABLE_SOURCES = ['card_sale', 'manual'] as const;
+export type ReceivableSource = (typeof RECEIVABLE_SOURCES)[number];
+
+/** Money the restaurant is owed: a card sale until the acquirer pays it, or a sale on credit. */
+export const receivables = pgTable(
+  'receivables',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    source: text('source', { enum: RECEIVABLE_SOURCES }).notNull(),
+    /** The payment of a card sale (once per payment). */
+    sourceId: text('source_id'),
+    customerName: text('customer_name'),
+    description: text('description').notNull(),
+    /** The receivable's ledger account (cartões a receber, clientes). */
+    accountId: id('account_id').notNull(),
+    /** The payment method of the sale (card sales) or null. */
+    method: text('method'),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    receivedCents: bigint('received_cents', { mode: 'number' }).notNull().default(0),
+    writtenOffCents: bigint('written_off_cents', { mode: 'number' }).notNull().default(0),
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    status: text('status', { enum: RECEIVABLE_STATUSES }).notNull().default('open'),
+    /** Each receipt: `{ amountCents, paymentMethod, date, entryId, at, by }`. */
+    settlements: jsonb('settlements').$type<Record<string, unknown>[]>().notNull().default([]),
+    writeOffReason: text('write_off_reason'),
+    /** The journal entry that recognised it (manual ones), the write-off's entry. */
+    entryId: id('entry_id'),
+    writeOffEntryId: id('write_off_entry_id'),
+    createdBy: id('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('receivables_source_key').on(t.tenantId, t.source, t.sourceId).where(sql`${t.sourceId} is not null`),
+    index('receivables_status_idx').on(t.tenantId, t.status, t.dueDate),
+  ],
+);
+
+export const BANK_ACCOUNT_TYPES = ['checking', 'savings', 'payment'] as const;
+export type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
+
+/** A bank account of the restaurant, tied to an analytic ledger account (bancos conta movimento by default). */
+export const bankAccounts = pgTable(
+  'bank_accounts',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    name: text('name').notNull(),
+    bank: text('bank').notNull(),
+    agency: text('agency').notNull(),
+    account: text('account').notNull(),
+    type: text('type', { enum: BANK_ACCOUNT_TYPES }).notNull(),
+    ledgerAccountId: id('ledger_account_id').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('bank_accounts_number_key').on(t.tenantId, t.bank, t.agency, t.account)],
+);
+
+export const STATEMENT_LINE_STATUSES = ['unmatched', 'matched', 'ignored'] as const;
+export type StatementLineStatus = (typeof STATEMENT_LINE_STATUSES)[number];
+
+/** One import of a statement file. */
+export const bankImports = pgTable(
+  'bank_imports',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    bankAccountId: id('bank_account_id').notNull(),
+    fileName: text('file_name'),
+    format: text('format').notNull(),
+    linesRead: integer('lines_read').notNull(),
+    linesAdded: integer('lines_added').notNull(),
+    createdBy: id('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
+/** A line of a bank statement: credits positive, debits negative; the bank's transaction id makes a re-import add nothing. */
+export const bankStatementLines = pgTable(
+  'bank_statement_lines',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    id: id('id').notNull(),
+    bankAccountId: id('bank_account_id').notNull(),
+    importId: id('import_id').notNull(),
+    /** The bank's transaction id (OFX FITID; CSV: given, or derived from the line). */
+    fitId: text('fit_id').notNull(),
+    postedDate: date('posted_date', { mode: 'string' }).notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: STATEMENT_LINE_STATUSES }).notNull().default('unmatched'),
+    matchedEntryId: id('matched_entry_id'),
+    matchedAt: ts('matched_at'),
+    matchedBy: id('matched_by'),
+    ignoredReason: text('ignored_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('bank_statement_lines_fit_key').on(t.tenantId, t.bankAccountId, t.fitId),
+    // Each journal entry is matched to one statement line at most.
+    uniqueIndex('bank_statement_lines_entry_key').on(t.tenantId, t.matchedEntryId).where(sql`${t.matchedEntryId} is not null`),
+    index('bank_statement_lines_status_idx').on(t.tenantId, t.bankAccountId, t.status, t.postedDate),
+  ],
+);
+
+/** A tenant's override of the account an automatic posting uses (`key` from POSTING_KEYS, postings.map.ts). */
+export const accountMappings = pgTable(
+  'account_mappings',
+  {
+    tenantId: id('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    accountId: id('account_id').notNull(),
+    updatedBy: id('updated_by'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.key] })],
+);
+
+export type ReceivableRow = typeof receivables.$inferSelect;
+export type BankAccountRow = typeof bankAccounts.$inferSelect;
+export type BankImportRow = typeof bankImports.$inferSelect;
+export type BankStatementLineRow = typeof bankStatementLines.$inferSelect;
+export type AccountMappingRow = typeof accountMappings.$inferSelect;

@@ -97,6 +97,8 @@ export const DEFAULT_ACCOUNTS: readonly DefaultAccount[] = [
   leaf('6.8', 'Manutenção e reparos', 'despesa', 'debit', 'opex'),
   leaf('6.9', 'Depreciação', 'despesa', 'debit', 'da'),
   leaf('6.10', 'Despesas financeiras', 'despesa', 'debit', 'financial'),
+  leaf('6.11', 'Perdas com créditos incobráveis', 'despesa', 'debit', 'opex'),
+  leaf('6.12', 'Tarifas bancárias', 'despesa', 'debit', 'financial'),
 ];
 
 /** Orders dotted codes by their numbers (6.2 before 6.10). */

@@ -74,7 +74,7 @@ describe('the system chart seed', () => {
     const codes = list.map((a) => a.code);
     expect(codes.slice(0, 4)).toEqual(['1', '1.1', '1.1.01', '1.1.02']);
     expect(codes.indexOf('6.2')).toBeLessThan(codes.indexOf('6.10'));
-    expect(codes.at(-1)).toBe('6.10');
+    expect(codes.at(-1)).toBe('6.12');
     // The tree: every parent is a synthetic account of the same nature whose code prefixes the child's.
     const ids = new Map(list.map((a) => [a._id, a]));
     for (const a of list) {
@@ -125,12 +125,12 @@ describe('tenant accounts', () => {
     expect(leaf1.name).toBe('Alelo');
     const root = await create(team, { code: '7', name: 'Contas de compensação', nature: 'ativo', type: 'sintetica', normalBalance: 'debit' });
     expect(root.parent).toBeNull();
-    const fee = await create(team, { code: '6.11', name: 'Comissão de delivery', nature: 'despesa', type: 'analitica', normalBalance: 'debit', parent: byCode(system, '6')._id, dreGroup: 'opex' });
+    const fee = await create(team, { code: '6.21', name: 'Comissão de delivery', nature: 'despesa', type: 'analitica', normalBalance: 'debit', parent: byCode(system, '6')._id, dreGroup: 'opex' });
     expect(fee.dreGroup).toBe('opex');
 
     const list = await chart(team);
     expect(list.slice(0, system.length)).toEqual(system);
-    expect(list.slice(system.length).map((a) => a.code)).toEqual(['1.1.10', '1.1.10.1', '1.1.10.2', '6.11', '7']);
+    expect(list.slice(system.length).map((a) => a.code)).toEqual(['1.1.10', '1.1.10.1', '1.1.10.2', '6.21', '7']);
     expect(list.find((a) => a._id === leaf2._id)!.parent).toBe(sub._id);
     // Another tenant does not see them.
     const other = await makeTenantWithTeam(t.app);

@@ -1,4 +1,16 @@
-import { chartAccounts, journalCounters, journalEntries, journalLines, periodClosings, systemAccounts } from '../../db/schema/accounting.js';
+import {
+  accountMappings,
+  bankAccounts,
+  bankImports,
+  bankStatementLines,
+  chartAccounts,
+  journalCounters,
+  journalEntries,
+  journalLines,
+  periodClosings,
+  receivables,
+  systemAccounts,
+} from '../../db/schema/accounting.js';
 import { defineModule } from '../../platform/module.js';
 import { accountingRoutes } from './accounting.routes.js';
 import { accountingService } from './accounting.service.js';
@@ -9,7 +21,19 @@ export type { AccountingService } from './accounting.service.js';
 export const accountingModule = defineModule({
   name: 'accounting',
   needs: [],
-  tables: [systemAccounts, chartAccounts, journalEntries, journalLines, journalCounters, periodClosings],
+  tables: [
+    systemAccounts,
+    chartAccounts,
+    journalEntries,
+    journalLines,
+    journalCounters,
+    periodClosings,
+    receivables,
+    bankAccounts,
+    bankImports,
+    bankStatementLines,
+    accountMappings,
+  ],
   services: (deps) => ({ accounting: accountingService(deps) }),
   routes: (app, services) => accountingRoutes(app, services),
 });

@@ -1,9 +1,10 @@
 import { newId } from '../../db/ids.js';
+import { seedChart } from './chart.seed.js';
 import type { ChartAccountRow, JournalEntryRow, JournalLineRow, SystemAccountRow } from '../../db/schema/accounting.js';
-import type { TenantDb, TenantTx } from '../../db/scopes.js';
+import type { TenantDb } from '../../db/scopes.js';
 import { Conflict, Invalid, InvalidRequest, NotFound, isUniqueViolation, type FieldProblem } from '../../platform/domain-errors.js';
 import type { AccountingParts } from './accounting.service.js';
-import { compareCodes, DEFAULT_ACCOUNTS, type DreGroup } from './chart.defaults.js';
+import { compareCodes, type DreGroup } from './chart.defaults.js';
 import * as cq from './chart.queries.js';
 import type { ChartAccountView, CreateAccountInput } from './chart.schemas.js';
 import * as q from './journal.queries.js';
@@ -61,8 +62,6 @@ export function toEntryView(e: JournalEntryRow, lines: JournalLineRow[]): Journa
   };
 }
 
-const entryNumber = (year: number, n: number) => `JE-${year}-${String(n).padStart(5, '0')}`;
-
 /** Why an account cannot receive a line, or null when it can (active and analytic). */
 function unusable(a: AnyAccount | undefined): string | null {
   if (!a) return 'is not an account of this chart';
@@ -75,60 +74,8 @@ function unusable(a: AnyAccount | undefined): string | null {
  * The chart of accounts and the journal (spec 4.11 `/chart`, `/journal`). docs/decisions.md, "Accounting:
  * chart and journal (issue 14)".
  */
-export function journalPart({ deps }: AccountingParts) {
-  /**
-   * The next number of the entry's year. It holds the tenant's counter row of the year until the
-   * transaction ends: a month's first close locks that row (ledger.queries.ts `lockMonthWrites`), so an
-   * entry that took its number before the close is in the snapshot, and one after it waits, then finds
-   * the month closed.
-   */
-  const allocateNumber = async (tx: TenantTx, competenceDate: string) => {
-    const year = Number(competenceDate.slice(0, 4));
-    return entryNumber(year, await q.nextEntryNumber(tx.db, tx.tenantId, year));
-  };
-
-  /** Writes an entry under its number; its lines are checked by the caller. */
-  async function writeEntry(
-    tx: TenantTx,
-    number: string,
-    fields: { competenceDate: string; description: string; status: 'draft' | 'posted'; userId: string | null; reversesId?: string; reversalReason?: string },
-    lines: { account: { id: string; code: string; name: string }; debitCents: number; creditCents: number; memo: string | null }[],
-  ) {
-    const now = deps.clock.now();
-    const id = newId();
-    const total = lines.reduce((s, l) => s + l.debitCents, 0);
-    return q.insertEntry(
-      tx.db,
-      {
-        tenantId: tx.tenantId,
-        id,
-        entryNumber: number,
-        competenceDate: fields.competenceDate,
-        description: fields.description,
-        status: fields.status,
-        totalCents: total,
-        reversesId: fields.reversesId ?? null,
-        reversalReason: fields.reversalReason ?? null,
-        createdBy: fields.userId,
-        postedAt: fields.status === 'posted' ? now : null,
-        postedBy: fields.status === 'posted' ? fields.userId : null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      lines.map((l, i) => ({
-        tenantId: tx.tenantId,
-        id: newId(),
-        entryId: id,
-        lineNo: i + 1,
-        accountId: l.account.id,
-        accountCode: l.account.code,
-        accountName: l.account.name,
-        debitCents: l.debitCents,
-        creditCents: l.creditCents,
-        memo: l.memo,
-      })),
-    );
-  }
+export function journalPart({ deps, books }: AccountingParts) {
+  const { allocateNumber, writeEntry } = books;
 
   return {
     // ---- chart
@@ -211,30 +158,7 @@ export function journalPart({ deps }: AccountingParts) {
      * Loads the default restaurant chart into the SYSTEM chart (the bypass `system-chart-seed`): the codes
      * already there are left alone, so a second run adds nothing.
      */
-    seedDefaultChart: (): Promise<{ created: number; existing: number; total: number }> =>
-      deps.bypass('system-chart-seed', async (db) => {
-        let created = 0;
-        const ids = new Map<string, string>();
-        const now = deps.clock.now();
-        for (const a of DEFAULT_ACCOUNTS) {
-          const added = await cq.insertSystemAccountIfMissing(db, {
-            id: newId(),
-            code: a.code,
-            name: a.name,
-            nature: a.nature,
-            type: a.type,
-            normalBalance: a.normalBalance,
-            parentId: a.parent ? ids.get(a.parent)! : null,
-            dreGroup: a.dreGroup,
-            active: true,
-            createdAt: now,
-            updatedAt: now,
-          });
-          if (added) created++;
-          ids.set(a.code, (await cq.findSystemAccountByCode(db, a.code))!.id);
-        }
-        return { created, existing: DEFAULT_ACCOUNTS.length - created, total: DEFAULT_ACCOUNTS.length };
-      }),
+    seedDefaultChart: () => seedChart(deps),
 
     // ---- journal
 

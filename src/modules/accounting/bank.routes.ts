@@ -1,0 +1,5 @@
+import type { RouteApp } from '../../platform/http.js';
+import type { AccountingService } from './accounting.service.js';
+
+/** (being built: issue 14) */
+export function bankRoutes(_app: RouteApp, _services: { accounting: AccountingService }) {}
