@@ -1,4 +1,9 @@
 import type { Deps } from '../../platform/deps.js';
+import type { InventoryService } from '../inventory/index.js';
+import type { OrdersService } from '../orders/index.js';
+import type { PaymentsService } from '../payments/index.js';
+import type { PurchasingService } from '../purchasing/index.js';
+import type { TenantsService } from '../tenants/index.js';
 import { books, type Books } from './books.js';
 import { bankPart } from './bank.service.js';
 import { exportsPart } from './exports.service.js';
@@ -13,6 +18,16 @@ export interface AccountingParts {
   deps: Deps;
   /** Entry numbers, entry writing, posting keys and automatic postings (books.ts). */
   books: Books;
+  /** The modules whose events are posted (payments, stock, receipts) and the tenant's registration (exports). */
+  needs: AccountingNeeds;
+}
+
+export interface AccountingNeeds {
+  tenants: TenantsService;
+  orders: OrdersService;
+  payments: PaymentsService;
+  inventory: InventoryService;
+  purchasing: PurchasingService;
 }
 
 /**
@@ -20,8 +35,8 @@ export interface AccountingParts {
  * and statements, automatic postings, reports and exports. Every write dated in a month checks
  * `assertPeriodOpen` (periods.ts).
  */
-export function accountingService(deps: Deps) {
-  const parts: AccountingParts = { deps, books: books(deps) };
+export function accountingService(deps: Deps, needs: AccountingNeeds) {
+  const parts: AccountingParts = { deps, books: books(deps), needs };
   return {
     ...journalPart(parts),
     ...ledgerPart(parts),

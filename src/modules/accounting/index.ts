@@ -12,6 +12,11 @@ import {
   systemAccounts,
 } from '../../db/schema/accounting.js';
 import { defineModule } from '../../platform/module.js';
+import { inventoryModule } from '../inventory/index.js';
+import { ordersModule } from '../orders/index.js';
+import { paymentsModule } from '../payments/index.js';
+import { purchasingModule } from '../purchasing/index.js';
+import { tenantsModule } from '../tenants/index.js';
 import { accountingRoutes } from './accounting.routes.js';
 import { accountingService } from './accounting.service.js';
 
@@ -20,7 +25,7 @@ export type { AccountingService } from './accounting.service.js';
 /** Accounting (spec 4.11): chart of accounts, double-entry journal, periods and their closing, ledger. */
 export const accountingModule = defineModule({
   name: 'accounting',
-  needs: [],
+  needs: [tenantsModule, ordersModule, paymentsModule, inventoryModule, purchasingModule],
   tables: [
     systemAccounts,
     chartAccounts,
@@ -34,6 +39,6 @@ export const accountingModule = defineModule({
     bankStatementLines,
     accountMappings,
   ],
-  services: (deps) => ({ accounting: accountingService(deps) }),
+  services: (deps, needs) => ({ accounting: accountingService(deps, needs) }),
   routes: (app, services) => accountingRoutes(app, services),
 });
