@@ -28,6 +28,7 @@ export const POSTING_KEYS = {
   service_revenue: { code: '4.2', label: 'Service charge and cover charge' },
   discounts: { code: '4.3', label: 'Discounts given' },
   cogs: { code: '5.1', label: 'Cost of goods sold (recipe costs of what was sold)' },
+  card_fees: { code: '6.6', label: 'Card acquirer fees (kept from a settled card receivable)' },
   bad_debts: { code: '6.11', label: 'Receivables written off' },
 } as const;
 export type PostingKey = keyof typeof POSTING_KEYS;
