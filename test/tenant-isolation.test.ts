@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.js';
+import { accountMappings, bankAccounts, bankImports, bankStatementLines, receivables } from '../src/db/schema/accounting.js';
 import { importedInvoices, salesSnapshots, suggestedPurchaseOrders, supplierItemMappings } from '../src/db/schema/purchasing.js';
 import { BYPASS_USES, TENANT_ROLE, type TenantDb } from '../src/db/scopes.js';
 import { newId } from '../src/db/ids.js';
@@ -197,6 +198,38 @@ async function fillTenant() {
   await post(`/accounting/journal/${entry._id}/post`, {});
   await post(`/accounting/journal/${entry._id}/reverse`, { reason: 'teste' });
   await post('/accounting/ledger/close', { year: 2026, month: 1 });
+  // The books beside the journal: a receivable, a bank account with an imported statement line matched to
+  // the entry, an account mapping (written through the tenant's handle: the routes are tested in their files).
+  await t.app.deps.tenantDb(team.tenant._id).run(async (tx) => {
+    const tenantId = tx.tenantId;
+    const bankId = newId();
+    const importId = newId();
+    await tx.db.insert(receivables).values({
+      tenantId,
+      id: newId(),
+      source: 'manual',
+      description: 'Evento fechado',
+      accountId: debitAcc._id,
+      amountCents: 1000,
+      issueDate: '2026-02-10',
+      dueDate: '2026-03-10',
+    });
+    await tx.db.insert(bankAccounts).values({ tenantId, id: bankId, name: 'Conta', bank: '001', agency: '1234', account: '5678-9', type: 'checking', ledgerAccountId: debitAcc._id });
+    await tx.db.insert(bankImports).values({ tenantId, id: importId, bankAccountId: bankId, format: 'ofx', linesRead: 1, linesAdded: 1 });
+    await tx.db.insert(bankStatementLines).values({
+      tenantId,
+      id: newId(),
+      bankAccountId: bankId,
+      importId,
+      fitId: 'F1',
+      postedDate: '2026-02-10',
+      amountCents: 1000,
+      description: 'Depósito',
+      status: 'matched',
+      matchedEntryId: entry._id,
+    });
+    await tx.db.insert(accountMappings).values({ tenantId, key: 'cash', accountId: debitAcc._id });
+  });
   const order = await t.app.inject({
     method: 'POST',
     url: `/t/${team.slug}/orders`,
