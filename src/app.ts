@@ -24,6 +24,8 @@ import { reportsModule } from './modules/reports/index.js';
 import { inventoryModule } from './modules/inventory/index.js';
 import { purchasingModule } from './modules/purchasing/index.js';
 import { accountingModule } from './modules/accounting/index.js';
+import { bomModule } from './modules/bom/index.js';
+import { dreModule } from './modules/dre/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -86,6 +88,8 @@ export const MODULES = [
   inventoryModule,
   purchasingModule,
   accountingModule,
+  dreModule,
+  bomModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

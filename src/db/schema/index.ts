@@ -11,3 +11,5 @@ export * from './shifts.js';
 export * from './inventory.js';
 export * from './purchasing.js';
 export * from './accounting.js';
+export * from './dre.js';
+export * from './bom.js';
