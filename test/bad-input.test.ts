@@ -61,6 +61,7 @@ interface Schema {
   type?: string;
   format?: string;
   pattern?: string;
+  enum?: string[];
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
@@ -157,7 +158,8 @@ describe('NUL, lone surrogates, far dates and unknown fields never produce a 5xx
             for (const p of query.filter((p) => isDate(p.schema))) {
               // The other required parameters (`to` with `from`, an account id) get a valid value, so the far date is the only fault.
               const ID = 'f'.repeat(24);
-              const validFor = (o: { schema: Schema }) => (isDate(o.schema) ? '2026-01-15' : o.schema.pattern && new RegExp(o.schema.pattern).test(ID) ? ID : null);
+              const validFor = (o: { schema: Schema }) =>
+                isDate(o.schema) ? '2026-01-15' : o.schema.enum?.length ? o.schema.enum[0] : o.schema.pattern && new RegExp(o.schema.pattern).test(ID) ? ID : null;
               const rest = query
                 .filter((o) => o !== p && o.required && validFor(o))
                 .map((o) => `&${o.name}=${validFor(o)}`)
