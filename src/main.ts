@@ -15,6 +15,8 @@ async function main() {
     handleSignals(app, database);
     return;
   }
+  // Ready first: the job queue runs, so what the seed does is posted (the demo's sales reach the books).
+  await app.ready();
   const logins = await seedFirstStart(database.tenant, app.services, config);
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;

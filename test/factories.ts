@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { App } from '../src/app.js';
 import type { MemberRole } from '../src/db/schema/users.js';
@@ -173,5 +174,13 @@ export async function session(app: App, email: string, password = PASSWORD) {
 export async function makeLinkedSuperadmin(app: App, tenant: { _id: string }, role: MemberRole = 'admin'): Promise<TestUser> {
   const sa = await makeSuperadmin(app);
   await app.services.users.addMember(app.deps.tenantDb(tenant._id), sa.id, role);
+  return sa;
+}
+
+/** A superadmin, after loading the default chart into the system chart with it (the accounting tests start so). */
+export async function seedDefaultChart(app: App): Promise<TestUser> {
+  const sa = await makeSuperadmin(app);
+  const res = await app.inject({ method: 'POST', url: `/t/${(await makeTenantWithTeam(app)).slug}/accounting/chart/seed/defaults`, headers: sa.headers });
+  expect(res.statusCode, res.body).toBe(200);
   return sa;
 }

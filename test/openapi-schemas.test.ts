@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_NATURES, ACCOUNT_TYPES, ENTRY_STATUSES, NORMAL_BALANCES, PERIOD_STATUSES } from '../src/db/schema/accounting.js';
+import {
+  ACCOUNT_NATURES,
+  ACCOUNT_TYPES,
+  BANK_ACCOUNT_TYPES,
+  ENTRY_STATUSES,
+  NORMAL_BALANCES,
+  PERIOD_STATUSES,
+  RECEIVABLE_SOURCES,
+  RECEIVABLE_STATUSES,
+  STATEMENT_LINE_STATUSES,
+} from '../src/db/schema/accounting.js';
+import { INDIRECT_COST_TYPES, INDIRECT_UNIT_TYPES, SNAPSHOT_TRIGGERS } from '../src/db/schema/bom.js';
+import { EXPENSE_DRE_GROUPS } from '../src/db/schema/dre.js';
 import { ITEM_STATUSES, LABEL_REASONS, LABEL_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../src/db/schema/inventory.js';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
 import { PURCHASE_ORDER_STATUSES, SUGGESTION_STATUSES } from '../src/db/schema/purchasing.js';
@@ -7,6 +19,8 @@ import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_
 import { CASH_MOVEMENT_KINDS, SHIFT_STATUSES } from '../src/db/schema/shifts.js';
 import { RESERVATION_STATUSES, TABLE_STATUSES } from '../src/db/schema/tables.js';
 import { MEMBER_ROLES } from '../src/db/schema/users.js';
+import { CASH_FLOW_METHODS } from '../src/modules/accounting/reports.schemas.js';
+import { POSTING_KEY_NAMES } from '../src/modules/accounting/books.js';
 import { BUSINESS_TYPES, PLANS } from '../src/modules/tenants/tenants.schemas.js';
 import { createTestApp, type TestApp } from './app.js';
 
@@ -103,7 +117,22 @@ describe('/openapi.json', () => {
     expect(enumOf(account, 'normalBalance')).toEqual([...NORMAL_BALANCES]);
     expect(enumOf(resolve(resolve(answer('get', '/t/{slug}/accounting/journal').properties!.data).items!), 'status')).toEqual([...ENTRY_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/accounting/ledger/balancete'), 'nature')).toEqual([...ACCOUNT_NATURES]);
+    expect(enumOf(answer('get', '/t/{slug}/accounting/mappings'), 'key')).toEqual([...POSTING_KEY_NAMES]);
     expect(enumOf(answer('get', '/t/{slug}/accounting/ledger/periods'), 'status')).toEqual(['open', ...PERIOD_STATUSES]);
+    const receivable = resolve(resolve(answer('get', '/t/{slug}/accounting/receivables').properties!.data).items!);
+    expect(enumOf(receivable, 'status')).toEqual([...RECEIVABLE_STATUSES]);
+    expect(enumOf(receivable, 'source')).toEqual([...RECEIVABLE_SOURCES]);
+    expect(enumOf(answer('get', '/t/{slug}/accounting/bank'), 'type')).toEqual([...BANK_ACCOUNT_TYPES]);
+    expect(enumOf(answer('get', '/t/{slug}/accounting/bank/{id}/statement'), 'status')).toEqual([...STATEMENT_LINE_STATUSES]);
+    expect(enumOf(answer('get', '/t/{slug}/admin/accounting/cash-flow'), 'method')).toEqual([...CASH_FLOW_METHODS]);
+    expect(enumOf(answer('get', '/t/{slug}/dre/categories'), 'dreGroup')).toEqual([...EXPENSE_DRE_GROUPS]);
+    expect(enumOf(resolve(answer('get', '/t/{slug}/dre').properties!.byCategory!.items!), 'dreGroup')).toEqual([...EXPENSE_DRE_GROUPS]);
+    expect(enumOf(resolve(answer('post', '/t/{slug}/dre/expenses', '201').properties!.category!), 'dreGroup')).toEqual([...EXPENSE_DRE_GROUPS]);
+    const indirectCost = answer('post', '/t/{slug}/bom/indirect-costs', '201');
+    expect(enumOf(indirectCost, 'type')).toEqual([...INDIRECT_COST_TYPES]);
+    expect(enumOf(indirectCost, 'unitType')).toEqual([...INDIRECT_UNIT_TYPES]);
+    expect(enumOf(answer('get', '/t/{slug}/bom/{menuItemId}/history'), 'triggeredBy')).toEqual([...SNAPSHOT_TRIGGERS]);
+    expect(enumOf(resolve(answer('get', '/t/{slug}/bom').properties!.latestSnapshot), 'triggeredBy')).toEqual([...SNAPSHOT_TRIGGERS]);
   });
 
   it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {

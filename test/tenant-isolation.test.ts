@@ -231,6 +231,12 @@ async function fillTenant() {
     });
     await tx.db.insert(accountMappings).values({ tenantId, key: 'cash', accountId: debitAcc._id });
   });
+  // The income statement's inputs and a cost sheet (the dish's recipe is the Picanha above).
+  const dreCategory = await post('/dre/categories', { code: 'ISO-CAT', name: 'Categoria', dreGroup: 'opex' });
+  const costCenter = await post('/dre/cost-centers', { code: 'ISO-CC', name: 'Centro' });
+  await post('/dre/expenses', { description: 'Despesa', amount: 12.34, competenceDate: '2026-03-15', categoryId: dreCategory._id, costCenterId: costCenter._id });
+  await post('/bom/indirect-costs', { menuItemId: item._id, type: 'packaging', label: 'Embalagem', valuePerUnit: 150, unitType: 'fixed' });
+  await post(`/bom/${item._id}/calculate`, { targetMargin: 0.6 });
   const order = await t.app.inject({
     method: 'POST',
     url: `/t/${team.slug}/orders`,

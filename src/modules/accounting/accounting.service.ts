@@ -1,4 +1,5 @@
 import type { Deps } from '../../platform/deps.js';
+import type { DreService } from '../dre/index.js';
 import type { InventoryService } from '../inventory/index.js';
 import type { OrdersService } from '../orders/index.js';
 import type { PaymentsService } from '../payments/index.js';
@@ -28,6 +29,7 @@ export interface AccountingNeeds {
   payments: PaymentsService;
   inventory: InventoryService;
   purchasing: PurchasingService;
+  dre: DreService;
 }
 
 /**

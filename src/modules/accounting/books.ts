@@ -22,7 +22,9 @@ export const POSTING_KEYS = {
   card_receivable: { code: '1.1.04', label: 'Card and voucher sales until the acquirer pays' },
   pix_receivable: { code: '1.1.05', label: 'Wallet payments until the provider pays' },
   inventory: { code: '1.1.06', label: 'Stock of goods and ingredients' },
+  accumulated_depreciation: { code: '1.2.02', label: 'Accumulated depreciation (credited by depreciation expenses)' },
   suppliers: { code: '2.1.01', label: 'Amounts owed to suppliers (received purchase orders)' },
+  expenses_payable: { code: '2.1.06', label: 'Operating expenses recorded and not yet paid' },
   tips_payable: { code: '2.1.04', label: 'Tips owed to the staff' },
   sales_revenue: { code: '4.1', label: 'Sales revenue (gross of discounts)' },
   service_revenue: { code: '4.2', label: 'Service charge and cover charge' },
@@ -30,6 +32,8 @@ export const POSTING_KEYS = {
   cogs: { code: '5.1', label: 'Cost of goods sold (recipe costs of what was sold)' },
   card_fees: { code: '6.6', label: 'Card acquirer fees (kept from a settled card receivable)' },
   bad_debts: { code: '6.11', label: 'Receivables written off' },
+  other_expenses: { code: '6.13', label: 'Operating expenses of a category without an account of its own' },
+  other_revenue: { code: '4.6', label: 'Other operating revenue (expense entries of a revenue category)' },
 } as const;
 export type PostingKey = keyof typeof POSTING_KEYS;
 export const POSTING_KEY_NAMES = Object.keys(POSTING_KEYS) as PostingKey[];
@@ -194,6 +198,12 @@ export function books(deps: Deps) {
       const a = (await cq.findTenantAccountByCode(tx.db, tx.tenantId, code)) ?? (await cq.findSystemAccountByCode(tx.db, code));
       if (!a) throw new Error(`no account for the posting key ${key} (code ${code}): the default chart is not seeded`);
       return { id: a.id, code: a.code, name: a.name };
+    },
+
+    /** An analytic account by code (the tenant's, else the system's), or null. */
+    async accountByCode(tx: TenantTx, code: string): Promise<BookAccount | null> {
+      const a = (await cq.findTenantAccountByCode(tx.db, tx.tenantId, code)) ?? (await cq.findSystemAccountByCode(tx.db, code));
+      return a && a.active && a.type === 'analitica' ? { id: a.id, code: a.code, name: a.name } : null;
     },
 
     /**

@@ -68,6 +68,7 @@ export const DEFAULT_ACCOUNTS: readonly DefaultAccount[] = [
   leaf('2.1.03.05', 'Simples Nacional a recolher', 'passivo', 'credit'),
   leaf('2.1.04', 'Taxa de serviço a repassar', 'passivo', 'credit'),
   leaf('2.1.05', 'Empréstimos e financiamentos', 'passivo', 'credit'),
+  leaf('2.1.06', 'Contas a pagar', 'passivo', 'credit'),
   group('2.2', 'Passivo não circulante', 'passivo', 'credit', '2'),
   leaf('2.2.01', 'Empréstimos e financiamentos de longo prazo', 'passivo', 'credit'),
 
@@ -82,6 +83,7 @@ export const DEFAULT_ACCOUNTS: readonly DefaultAccount[] = [
   leaf('4.3', 'Descontos concedidos', 'receita', 'debit', 'revenue_deduction'),
   leaf('4.4', 'Devoluções e cancelamentos', 'receita', 'debit', 'revenue_deduction'),
   leaf('4.5', 'Impostos sobre vendas', 'receita', 'debit', 'revenue_deduction'),
+  leaf('4.6', 'Outras receitas operacionais', 'receita', 'credit', 'revenue'),
 
   group('5', 'Custos', 'custo', 'debit', null),
   leaf('5.1', 'Custo das mercadorias vendidas (CMV)', 'custo', 'debit', 'cogs'),
@@ -99,6 +101,7 @@ export const DEFAULT_ACCOUNTS: readonly DefaultAccount[] = [
   leaf('6.10', 'Despesas financeiras', 'despesa', 'debit', 'financial'),
   leaf('6.11', 'Perdas com créditos incobráveis', 'despesa', 'debit', 'opex'),
   leaf('6.12', 'Tarifas bancárias', 'despesa', 'debit', 'financial'),
+  leaf('6.13', 'Outras despesas operacionais', 'despesa', 'debit', 'opex'),
 ];
 
 /** Orders dotted codes by their numbers (6.2 before 6.10). */

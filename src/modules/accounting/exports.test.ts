@@ -1,15 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { makeSuperadmin, makeTenantWithTeam, type TestUser } from '../../../test/factories.js';
+import { makeTenantWithTeam, type TestUser, seedDefaultChart } from '../../../test/factories.js';
 import { csvField, decimal, pairsOf } from './exports.service.js';
 
 let t: TestApp;
 let sa: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  sa = await makeSuperadmin(t.app);
-  expect((await t.app.inject({ method: 'POST', url: `/t/${(await makeTenantWithTeam(t.app)).slug}/accounting/chart/seed/defaults`, headers: sa.headers })).statusCode).toBe(200);
+  sa = await seedDefaultChart(t.app);
 });
 afterAll(() => t.close());
 

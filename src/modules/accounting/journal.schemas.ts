@@ -29,6 +29,13 @@ export const JournalEntry = Type.Object(
     reverses: Nullable(Id, { description: 'on a counter-entry: the entry it reverses' }),
     reversedBy: Nullable(Id, { description: 'on a reversed entry: its counter-entry' }),
     reversalReason: Nullable(Type.String()),
+    source: Nullable(
+      Type.Object({
+        type: Type.String({ description: 'payment, payment_refund, sale_cost, sale_cost_return, purchase_receipt, purchase_invoice, receivable...' }),
+        id: Type.String(),
+      }),
+      { description: 'what posted it automatically (null for an entry made by hand)' },
+    ),
     createdAt: Timestamp,
     postedAt: Nullable(Timestamp),
   },

@@ -57,6 +57,7 @@ export function toEntryView(e: JournalEntryRow, lines: JournalLineRow[]): Journa
     reverses: e.reversesId,
     reversedBy: e.reversedById,
     reversalReason: e.reversalReason,
+    source: e.sourceType && e.sourceId ? { type: e.sourceType, id: e.sourceId } : null,
     createdAt: e.createdAt.toISOString(),
     postedAt: e.postedAt ? e.postedAt.toISOString() : null,
   };

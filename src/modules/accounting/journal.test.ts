@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { makeSuperadmin, makeTenantWithTeam, type TestUser } from '../../../test/factories.js';
+import { makeTenantWithTeam, type TestUser, seedDefaultChart } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 import { periodClosings } from '../../db/schema/accounting.js';
 
@@ -8,8 +8,7 @@ let t: TestApp;
 let sa: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  sa = await makeSuperadmin(t.app);
-  expect((await t.app.inject({ method: 'POST', url: `/t/${(await makeTenantWithTeam(t.app)).slug}/accounting/chart/seed/defaults`, headers: sa.headers })).statusCode).toBe(200);
+  sa = await seedDefaultChart(t.app);
 });
 afterAll(() => t.close());
 
@@ -118,6 +117,7 @@ describe('creating an entry', () => {
       reverses: null,
       reversedBy: null,
       reversalReason: null,
+      source: null,
       createdAt: expect.any(String),
       postedAt: null,
     });
@@ -266,6 +266,7 @@ describe('reversing', () => {
       reverses: original._id,
       reversedBy: null,
       reversalReason: 'venda lançada em dobro',
+      source: null,
       createdAt: expect.any(String),
       postedAt: expect.any(String),
     });

@@ -40,43 +40,45 @@ export interface BalanceteCents {
  */
 export async function balanceteCents(db: Db, tenantId: string, year: number, month: number): Promise<BalanceteCents[]> {
   const { start, next } = monthRange(year, month);
+  // The month's lines summed per account first (the entries found by date, their lines by the entry
+  // index), then the few sums meet the charts: accounts are never deleted, so each sum finds its account.
+  const sums = db.$with('sums').as(
+    db
+      .select({
+        accountId: sql<string>`${journalLines.accountId}`.as('account_id'),
+        debits: sql<string>`sum(${journalLines.debitCents})`.as('debits'),
+        credits: sql<string>`sum(${journalLines.creditCents})`.as('credits'),
+      })
+      .from(journalEntries)
+      .innerJoin(journalLines, and(eq(journalLines.tenantId, journalEntries.tenantId), eq(journalLines.entryId, journalEntries.id)))
+      .where(
+        and(
+          eq(journalEntries.tenantId, tenantId),
+          eq(journalLines.tenantId, tenantId),
+          eq(journalEntries.status, 'posted'),
+          gte(journalEntries.competenceDate, start),
+          lt(journalEntries.competenceDate, next),
+        ),
+      )
+      .groupBy(journalLines.accountId),
+  );
   const nature = sql<AccountNature>`coalesce(${chartAccounts.nature}, ${systemAccounts.nature})`;
-  const debits = sql`sum(${journalLines.debitCents})`;
-  const credits = sql`sum(${journalLines.creditCents})`;
-  const code = sql<string>`coalesce(${chartAccounts.code}, ${systemAccounts.code}, min(${journalLines.accountCode}))`;
+  const code = sql<string>`coalesce(${chartAccounts.code}, ${systemAccounts.code})`;
   return db
+    .with(sums)
     .select({
-      accountId: journalLines.accountId,
+      accountId: sums.accountId,
       accountCode: code,
-      accountName: sql<string>`coalesce(${chartAccounts.name}, ${systemAccounts.name}, min(${journalLines.accountName}))`,
+      accountName: sql<string>`coalesce(${chartAccounts.name}, ${systemAccounts.name})`,
       nature,
-      debitCents: sql`${debits}`.mapWith(Number),
-      creditCents: sql`${credits}`.mapWith(Number),
-      balanceCents: sql`case when ${debitNatured(nature)} then ${debits} - ${credits} else ${credits} - ${debits} end`.mapWith(Number),
+      debitCents: sql`${sums.debits}`.mapWith(Number),
+      creditCents: sql`${sums.credits}`.mapWith(Number),
+      balanceCents: sql`case when ${debitNatured(nature)} then ${sums.debits} - ${sums.credits} else ${sums.credits} - ${sums.debits} end`.mapWith(Number),
     })
-    .from(journalLines)
-    .innerJoin(journalEntries, and(eq(journalEntries.tenantId, journalLines.tenantId), eq(journalEntries.id, journalLines.entryId)))
-    .leftJoin(chartAccounts, and(eq(chartAccounts.tenantId, journalLines.tenantId), eq(chartAccounts.id, journalLines.accountId)))
-    .leftJoin(systemAccounts, eq(systemAccounts.id, journalLines.accountId))
-    .where(
-      and(
-        eq(journalLines.tenantId, tenantId),
-        eq(journalEntries.tenantId, tenantId),
-        eq(journalEntries.status, 'posted'),
-        gte(journalEntries.competenceDate, start),
-        lt(journalEntries.competenceDate, next),
-      ),
-    )
-    .groupBy(
-      journalLines.accountId,
-      chartAccounts.code,
-      chartAccounts.name,
-      chartAccounts.nature,
-      systemAccounts.code,
-      systemAccounts.name,
-      systemAccounts.nature,
-    )
-    .orderBy(asc(code), asc(journalLines.accountId));
+    .from(sums)
+    .leftJoin(chartAccounts, and(eq(chartAccounts.tenantId, tenantId), eq(chartAccounts.id, sums.accountId)))
+    .leftJoin(systemAccounts, eq(systemAccounts.id, sums.accountId))
+    .orderBy(asc(code), asc(sums.accountId));
 }
 
 export interface AccountRef {

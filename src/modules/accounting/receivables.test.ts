@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { makeSuperadmin, makeTenantWithTeam, type TestUser } from '../../../test/factories.js';
+import { makeTenantWithTeam, type TestUser, seedDefaultChart } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 import { newId } from '../../db/ids.js';
 import { periodClosings, receivables } from '../../db/schema/accounting.js';
@@ -10,8 +10,7 @@ let t: TestApp;
 let sa: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  sa = await makeSuperadmin(t.app);
-  expect((await t.app.inject({ method: 'POST', url: `/t/${(await makeTenantWithTeam(t.app)).slug}/accounting/chart/seed/defaults`, headers: sa.headers })).statusCode).toBe(200);
+  sa = await seedDefaultChart(t.app);
 });
 afterAll(() => t.close());
 afterEach(() => t.clock.set(new Date()));

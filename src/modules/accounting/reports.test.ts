@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { makeSuperadmin, makeTenantWithTeam } from '../../../test/factories.js';
+import { makeTenantWithTeam, seedDefaultChart } from '../../../test/factories.js';
 import { newId } from '../../db/ids.js';
 import { bankAccounts } from '../../db/schema/accounting.js';
 import { localDate } from '../../platform/time.js';
@@ -9,8 +9,7 @@ import { Rng } from '../../../test/rng.js';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  const sa = await makeSuperadmin(t.app);
-  expect((await t.app.inject({ method: 'POST', url: `/t/${(await makeTenantWithTeam(t.app)).slug}/accounting/chart/seed/defaults`, headers: sa.headers })).statusCode).toBe(200);
+  await seedDefaultChart(t.app);
 });
 afterAll(() => t.close());
 

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { makeSuperadmin, makeTenantWithTeam, type TestUser } from '../../../test/factories.js';
-import { tenants } from '../../db/schema/tenants.js';
+import { makeTenantWithTeam, type TestUser, seedDefaultChart } from '../../../test/factories.js';
 import { DomainError } from '../../platform/domain-errors.js';
 import { spedEcd } from './sped.js';
 import { checkEcd } from './sped.check.js';
@@ -11,8 +9,7 @@ let t: TestApp;
 let sa: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  sa = await makeSuperadmin(t.app);
-  expect((await t.app.inject({ method: 'POST', url: `/t/${(await makeTenantWithTeam(t.app)).slug}/accounting/chart/seed/defaults`, headers: sa.headers })).statusCode).toBe(200);
+  sa = await seedDefaultChart(t.app);
 });
 afterAll(() => t.close());
 
@@ -51,7 +48,7 @@ async function restaurant(registration: object = { cnpj: '11.222.333/0001-81', s
 }
 
 async function exportOf(team: Team, start: string, end: string) {
-  const [tenant] = await t.app.deps.db.select().from(tenants).where(eq(tenants.id, team.tenant._id));
+  const tenant = await t.app.services.tenants.findById(team.tenant._id);
   return t.app.deps.tenantDb(team.tenant._id).run((tx) => spedEcd(tx, t.app.deps, { start, end, tenant: tenant! }));
 }
 

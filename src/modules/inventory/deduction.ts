@@ -92,6 +92,19 @@ export const consumed = (o: Pick<OrderRow, 'status' | 'isSplitBill' | 'paymentSt
 
 const keyOf = (itemId: string, place: string) => `${itemId}|${place}`;
 
+/**
+ * One deduction event of an order: the `sale` exits (or the `return` entries) one sync wrote. Told to the
+ * listeners of `onSaleMovements` inside the order's transaction (the accounting module posts its cost).
+ */
+export interface SaleMovements {
+  orderId: string;
+  orderNumber: string;
+  reason: 'sale' | 'return';
+  /** The movements written, in the order written. */
+  movementIds: string[];
+}
+export type SaleMovementsListener = (tx: TenantTx, event: SaleMovements) => Promise<unknown> | unknown;
+
 interface Target {
   itemId: string;
   /** The PDV id, or '' for the master catalog. */
@@ -103,23 +116,24 @@ interface Target {
 }
 
 /** The listener the orders module calls (`onStockChange`): brings an order's stock movements to what it uses now. */
-export function deduction({ core, log }: { core: StockCore; log: Deps['log'] }) {
+export function deduction({ core, log, listeners = [] }: { core: StockCore; log: Deps['log']; listeners?: readonly SaleMovementsListener[] }) {
   /** A `sale` exit of `wanted` thousandths, or what there is when stock is short (down to 0, the shortfall noted). */
-  async function take(tx: TenantTx, order: OrderRow, t: Target, wanted: number, unitCostCents: number | null) {
+  async function take(tx: TenantTx, order: OrderRow, t: Target, wanted: number, unitCostCents: number | null): Promise<string> {
     const base = { itemId: t.itemId, pdvId: t.place || null, type: 'exit', reason: 'sale', orderId: order.id, userId: null, unitCostCents } as const;
     try {
-      await core.change(tx, { ...base, delta: -wanted, notes: `order ${order.orderNumber}` });
+      return (await core.change(tx, { ...base, delta: -wanted, notes: `order ${order.orderNumber}` })).movement.id;
     } catch (err) {
       if (!(err instanceof InsufficientStock)) throw err;
       // The food was served: the sale takes what is recorded and says what was missing. The shortfall
       // counts as accounted (it is not taken again later from stock bought afterwards).
       const short = wanted - err.availableMilli;
-      await core.change(tx, {
+      const { movement } = await core.change(tx, {
         ...base,
         delta: -err.availableMilli,
         notes: `order ${order.orderNumber}: short by ${fromMilli(short)} (${fromMilli(err.availableMilli)} of ${fromMilli(wanted)} in stock)`,
       });
       log.warn({ orderId: order.id, itemId: t.itemId, pdvId: base.pdvId, shortMilli: short }, 'sale deducted more than the recorded stock');
+      return movement.id;
     }
   }
 
@@ -157,15 +171,17 @@ export function deduction({ core, log }: { core: StockCore; log: Deps['log'] }) 
     const missing = changes.map(([, t]) => t.itemId).filter((id) => !costs.has(id));
     for (const c of await q.itemCosts(tx.db, tx.tenantId, [...new Set(missing)])) costs.set(c.id, c.costCents);
 
+    const exits: string[] = [];
+    const returns: string[] = [];
     for (const [key, t] of changes) {
       try {
         if (t.milli > t.accounted) {
-          await take(tx, order, t, t.milli - t.accounted, costs.get(t.itemId) ?? null);
+          exits.push(await take(tx, order, t, t.milli - t.accounted, costs.get(t.itemId) ?? null));
         } else {
           // Gives back what was really taken beyond the new target (a shortfall was never taken).
           const back = (taken.get(key) ?? 0) - t.milli;
           if (back > 0) {
-            await core.change(tx, {
+            const { movement } = await core.change(tx, {
               itemId: t.itemId,
               pdvId: t.place || null,
               type: 'entry',
@@ -176,6 +192,7 @@ export function deduction({ core, log }: { core: StockCore; log: Deps['log'] }) 
               notes: `order ${order.orderNumber}${order.status === 'cancelled' ? ' cancelled' : ''}`,
               userId: null,
             });
+            returns.push(movement.id);
           }
         }
       } catch (err) {
@@ -190,5 +207,9 @@ export function deduction({ core, log }: { core: StockCore; log: Deps['log'] }) 
       order.id,
       changes.map(([, t]) => ({ itemId: t.itemId, place: t.place, deductedMilli: t.milli })),
     );
+    for (const [reason, movementIds] of [['sale', exits], ['return', returns]] as const) {
+      if (!movementIds.length) continue;
+      for (const listener of listeners) await listener(tx, { orderId: order.id, orderNumber: order.orderNumber, reason, movementIds });
+    }
   };
 }

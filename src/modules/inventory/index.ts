@@ -10,6 +10,7 @@ import { inventoryService } from './inventory.service.js';
 
 export type { InventoryService } from './inventory.service.js';
 export type { StockEntry } from './entries.service.js';
+export type { RecipeCostLine } from './costing.service.js';
 export { toStockMilli, convertible, costOf, validEan } from './units.js';
 
 /**

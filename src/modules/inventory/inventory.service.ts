@@ -4,6 +4,8 @@ import type { BranchesService } from '../branches/index.js';
 import type { MenuService } from '../menu/index.js';
 import type { OrdersService } from '../orders/index.js';
 import { branchStockPart } from './branch-stock.service.js';
+import { costOfSalesPart } from './cost-of-sales.js';
+import { costingPart } from './costing.service.js';
 import { entriesPart } from './entries.service.js';
 import { itemsPart } from './items.service.js';
 import { labelsPart } from './labels.service.js';
@@ -36,7 +38,15 @@ export function inventoryService(deps: Deps, needs: InventoryNeeds) {
     pdvName: async (tx: TenantTx, pdvId: string) => (await needs.branches.findPdv(tx, pdvId))?.name ?? null,
   });
   const parts: InventoryParts = { deps, needs, core };
-  return { ...itemsPart(parts), ...recipesPart(parts), ...labelsPart(parts), ...branchStockPart(parts), ...entriesPart(parts) };
+  return {
+    ...itemsPart(parts),
+    ...recipesPart(parts),
+    ...labelsPart(parts),
+    ...branchStockPart(parts),
+    ...entriesPart(parts),
+    ...costingPart(parts),
+    ...costOfSalesPart(),
+  };
 }
 
 export type InventoryService = ReturnType<typeof inventoryService>;

@@ -136,3 +136,23 @@ export async function takenByOrder(db: Db, tenantId: string, orderId: string): P
     .groupBy(inventoryMovements.itemId, inventoryMovements.pdvId);
   return new Map(rows.map((r) => [`${r.itemId}|${r.pdvId ?? ''}`, Number(r.taken)]));
 }
+
+/** Movements by id (the accounting module reads a sale's, a return's or a receipt's to post their cost). */
+export function movementsByIds(db: Db, tenantId: string, ids: string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .select({
+      id: inventoryMovements.id,
+      itemId: inventoryMovements.itemId,
+      type: inventoryMovements.type,
+      reason: inventoryMovements.reason,
+      quantityMilli: inventoryMovements.quantityMilli,
+      deltaMilli: inventoryMovements.deltaMilli,
+      unitCostCents: inventoryMovements.unitCostCents,
+      orderId: inventoryMovements.orderId,
+      notes: inventoryMovements.notes,
+      createdAt: inventoryMovements.createdAt,
+    })
+    .from(inventoryMovements)
+    .where(and(eq(inventoryMovements.tenantId, tenantId), inArray(inventoryMovements.id, ids)));
+}

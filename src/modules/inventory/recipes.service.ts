@@ -3,7 +3,7 @@ import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import { Conflict, Invalid, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import { fromMilli, hasGramPrecision, milli } from '../../platform/quantity.js';
 import type { MenuBomView } from '../menu/index.js';
-import { deduction, lineCost } from './deduction.js';
+import { deduction, lineCost, type SaleMovementsListener } from './deduction.js';
 import type { InventoryParts } from './inventory.service.js';
 import * as q from './recipes.queries.js';
 import type { CreateIngredientInput, ProductIngredientView } from './recipes.schemas.js';
@@ -50,7 +50,8 @@ export function recipesPart({ deps, needs: { menu, orders }, core }: InventoryPa
     const view: MenuBomView | null = bom && { ingredients: bom.ingredients.map(({ cost: _cost, ...line }) => line) };
     return view;
   });
-  orders.onStockChange(deduction({ core, log: deps.log }));
+  const saleListeners: SaleMovementsListener[] = [];
+  orders.onStockChange(deduction({ core, log: deps.log, listeners: saleListeners }));
 
   return {
     /** The recipe of a menu item (404 when the menu item is not the tenant's). */
@@ -106,6 +107,17 @@ export function recipesPart({ deps, needs: { menu, orders }, core }: InventoryPa
         await menu.touch(tx);
         return { deleted: true };
       }),
+
+    /**
+     * `listener` runs inside the order's transaction after each deduction event that wrote movements: once
+     * for its `sale` exits, once for its `return` entries (the accounting module posts their cost).
+     */
+    onSaleMovements(listener: SaleMovementsListener) {
+      saleListeners.push(listener);
+    },
+
+    /** For the accounting module: stock movements of the caller's tenant by id (quantity, unit cost, order), in no particular order. */
+    movementsByIds: (tx: TenantTx, ids: string[]) => q.movementsByIds(tx.db, tx.tenantId, ids),
 
     /** The recipe of a menu item with its costs (for the staff; the public detail shows no cost); null without a recipe. */
     recipeBom: (t: TenantDb, menuItemId: string) => t.run((tx) => bomOf(tx, menuItemId)),

@@ -18,6 +18,7 @@ import { buildPixPayload } from '../../platform/pix/brcode.js';
 import { pixQrPngBase64 } from '../../platform/pix/qr.js';
 import * as q from './orders.queries.js';
 import { floorOperations } from './orders.floor.js';
+import { salesOfPeriod } from './orders.sales.js';
 import { canMove, isCorrection, isOpen, mergeLines, staffOrderNumber, compactDate } from './orders.rules.js';
 import { billedQuantity, billOf, computeBill, hasGramPrecision, milli, splitByLines, splitEqually, withinLimit } from './orders.bill.js';
 import {
@@ -455,6 +456,8 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
   }
 
   const service = {
+    /** For the income statement: the bills of the orders paid in full in a range, summed (orders.sales.ts). */
+    salesOfPeriod,
     // Running the floor (issue 11): move-table, merge, move-lines.
     ...floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, view: toOrderView }),
     announce,
@@ -844,6 +847,9 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
 
     /** For the payments module: the order locked in the caller's transaction, without a scope check (webhooks, jobs); null when missing. */
     lockById: (tx: TenantTx, id: string): Promise<OrderRow | null> => q.findOrder(tx.db, tx.tenantId, id, { lock: true }),
+
+    /** For the accounting module: an order read (not locked) in the caller's transaction, without a scope check (jobs); null when missing. */
+    findById: (tx: TenantTx, id: string): Promise<OrderRow | null> => q.findOrder(tx.db, tx.tenantId, id),
 
     /** For the payments module: a payment can start on this (locked) order, or the Conflict that says why not. */
     assertPayable(order: OrderRow) {

@@ -43,6 +43,13 @@ function providerFailure(err: IntegrationError, what: string): Rejected | Unavai
   return new Unavailable(`${what}: the payment provider is unavailable, try again`, 'provider_unavailable');
 }
 
+/**
+ * Told inside the transaction where a payment became `approved` (taken at the counter, settled by a gateway,
+ * a wallet charge recorded) or `refunded` (given back by hand, or confirmed by the gateway): the accounting
+ * module posts it from there.
+ */
+export type PaymentListener = (tx: TenantTx, payment: PaymentRow) => Promise<unknown> | unknown;
+
 /** The gateway does not know the intent (it expired on its side, or never reached it). */
 const unknownIntent = (err: unknown) => isRefused(err) && err.status === 404;
 
@@ -57,6 +64,16 @@ export function paymentsService(
   }: { orders: OrdersService; integrations: Integrations; tenants: TenantsService; branches: BranchesService; shifts: ShiftsService },
 ) {
   const { clock, realtime, jobs, log } = deps;
+  const approvedListeners: PaymentListener[] = [];
+  const refundedListeners: PaymentListener[] = [];
+  /** Tells the listeners, in the transaction of the change, that a payment is now approved. */
+  async function approvedNow(tx: TenantTx, payment: PaymentRow) {
+    for (const listener of approvedListeners) await listener(tx, payment);
+  }
+  /** Tells the listeners, in the transaction of the change, that a payment is now refunded. */
+  async function refundedNow(tx: TenantTx, payment: PaymentRow) {
+    for (const listener of refundedListeners) await listener(tx, payment);
+  }
 
   /** Writes to the order what its ledger now says (the order locked by the caller's transaction). */
   async function refresh(tx: TenantTx, order: OrderRow, extra: Partial<OrderRow> = {}): Promise<OrderRow> {
@@ -92,13 +109,15 @@ export function paymentsService(
     const current = order && (await q.findPayment(tx.db, tx.tenantId, paymentId));
     if (!order || !current) return null;
     if (current.status === 'processing') {
-      await q.updatePayment(tx.db, tx.tenantId, paymentId, { status: outcome, transactionId, settledAt: clock.now() });
+      const row = await q.updatePayment(tx.db, tx.tenantId, paymentId, { status: outcome, transactionId, settledAt: clock.now() });
+      if (outcome === 'approved') await approvedNow(tx, row);
       return refresh(tx, order);
     }
     // The gateway took money we had given up on (expired, cancelled): it is recorded, then given back.
     if (outcome === 'approved' && (current.status === 'declined' || current.status === 'cancelled')) {
       log.warn({ paymentId, orderId: order.id, was: current.status }, 'late approval of a payment given up on: refunding it');
-      await q.updatePayment(tx.db, tx.tenantId, paymentId, { status: 'approved', transactionId, settledAt: clock.now() });
+      const row = await q.updatePayment(tx.db, tx.tenantId, paymentId, { status: 'approved', transactionId, settledAt: clock.now() });
+      await approvedNow(tx, row);
       return requestRefunds(tx, order, 'late_approval', paymentId);
     }
     return null;
@@ -114,13 +133,14 @@ export function paymentsService(
     for (const p of await q.paymentsOfOrder(tx.db, tx.tenantId, order.id)) {
       if (p.status !== 'approved' || p.refundRequestedAt || (onlyPaymentId && p.id !== onlyPaymentId)) continue;
       if (p.gateway === 'mock') {
-        await q.updatePayment(tx.db, tx.tenantId, p.id, {
+        const row = await q.updatePayment(tx.db, tx.tenantId, p.id, {
           status: 'refunded',
           refundRequestedAt: now,
           refundReason: reason,
           refundId: `manual-${randomBytes(6).toString('hex')}`,
           refundedAt: now,
         });
+        await refundedNow(tx, row);
       } else {
         await q.updatePayment(tx.db, tx.tenantId, p.id, { refundRequestedAt: now, refundReason: reason });
         await jobs.send(paymentJobs.refund, { tenantId: tx.tenantId, paymentId: p.id }, { singletonKey: p.id, tx: tx.db });
@@ -167,7 +187,8 @@ export function paymentsService(
       const order = await orders.lockById(tx, payment.orderId);
       const current = await q.findPayment(tx.db, tx.tenantId, payment.id);
       if (!order || current?.status !== 'approved') return null;
-      await q.updatePayment(tx.db, tx.tenantId, payment.id, { status: 'refunded', refundId, refundedAt: clock.now() });
+      const row = await q.updatePayment(tx.db, tx.tenantId, payment.id, { status: 'refunded', refundId, refundedAt: clock.now() });
+      await refundedNow(tx, row);
       return refresh(tx, order);
     });
     if (updated) await announcePayment(t, updated);
@@ -316,6 +337,7 @@ export function paymentsService(
           settledAt: terminal ? null : now,
           ...(at ? { createdAt: at, updatedAt: at } : {}),
         });
+        if (payment.status === 'approved') await approvedNow(tx, payment);
         return { payment, order: await refresh(tx, order), pixKey };
       });
     } catch (err) {
@@ -334,7 +356,7 @@ export function paymentsService(
 
   /** Records a wallet charge that was approved before its order existed, in the order's transaction. */
   async function recordWalletCharge(tx: TenantTx, order: OrderRow, chargeId: string, amount: number) {
-    await q.insertPayment(tx.db, {
+    const payment = await q.insertPayment(tx.db, {
       tenantId: tx.tenantId,
       id: newId(),
       orderId: order.id,
@@ -347,6 +369,7 @@ export function paymentsService(
       shiftId: await shiftOf(tx, order),
       settledAt: clock.now(),
     });
+    await approvedNow(tx, payment);
     return refresh(tx, order);
   }
 
@@ -405,6 +428,19 @@ export function paymentsService(
     sweep,
     refund,
     walletRefund,
+
+    /** `listener` runs inside the transaction where a payment becomes `approved` (every path: counter, gateway, PIX, wallet, late approval). */
+    onApproved(listener: PaymentListener) {
+      approvedListeners.push(listener);
+    },
+
+    /** `listener` runs inside the transaction where a payment becomes `refunded` (by hand at once, or the gateway's confirmation). */
+    onRefunded(listener: PaymentListener) {
+      refundedListeners.push(listener);
+    },
+
+    /** For the accounting module: a payment of the caller's tenant by id (not locked), or null. */
+    findById: (tx: TenantTx, id: string): Promise<PaymentRow | null> => q.findPayment(tx.db, tx.tenantId, id),
 
     /**
      * Charges an order, all that is due or part of it (`amount`). `mock` (or gateway_a not configured)

@@ -14,6 +14,14 @@ export async function findInvoiceByKey(db: Db, tenantId: string, nfeKey: string)
   return row ?? null;
 }
 
+export async function findInvoice(db: Db, tenantId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(importedInvoices)
+    .where(and(eq(importedInvoices.tenantId, tenantId), eq(importedInvoices.id, id)));
+  return row ?? null;
+}
+
 export async function insertInvoice(db: Db, row: typeof importedInvoices.$inferInsert) {
   const [created] = await db.insert(importedInvoices).values(row).returning();
   return created;

@@ -53,6 +53,13 @@ interface PlannedLine {
   remember: number | null;
 }
 
+/** Inventory items whose cost an import changed (`setCost`: the last line's price), told inside its transaction. */
+export interface ItemCostsChanged {
+  itemIds: string[];
+  userId: string;
+}
+export type ItemCostsChangedListener = (tx: TenantTx, event: ItemCostsChanged) => Promise<unknown> | unknown;
+
 /** Lower case, no accents, one space between words. */
 export const normalizeName = (name: string) =>
   name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
@@ -108,7 +115,8 @@ function readMappings(raw: unknown, nfe: Nfe): ConfirmedMapping[] {
  * items, missing ones created, each line an entry movement (reason purchase) at the invoice's price
  * through `inventory.receiveStock`, all in one transaction, the key recorded so a second import is 409.
  */
-export function invoicesPart({ deps, needs }: PurchasingParts, _orders: PurchaseOrdersPart) {
+export function invoicesPart({ deps, needs, received }: PurchasingParts, _orders: PurchaseOrdersPart) {
+  const costListeners: ItemCostsChangedListener[] = [];
   /** The tenant's CNPJ and its branches', read before the import's transaction. */
   async function recipientsOf(t: TenantDb) {
     const tenant = await needs.tenants.findById(t.tenantId);
@@ -314,6 +322,11 @@ export function invoicesPart({ deps, needs }: PurchasingParts, _orders: Purchase
   }
 
   return {
+    /** `listener` runs inside an import's transaction when it changed inventory items' costs (the cost sheets snapshot their dishes). */
+    onItemCostsChanged(listener: ItemCostsChangedListener) {
+      costListeners.push(listener);
+    },
+
     /**
      * Imports a supplier NF-e (or, `dryRun`, answers what it would do). 400: not an importable NF-e, the
      * recipient is not the tenant or a branch, a line needs review; 409: the key was imported already.
@@ -375,10 +388,12 @@ export function invoicesPart({ deps, needs }: PurchasingParts, _orders: Purchase
           p.id = created._id;
         }
         const notes = `NF-e ${nfe.number} ${nfe.emitter.name}`.slice(0, 200);
+        const movementIds: string[] = [];
+        const costs = new Map<string, { before: number; after: number }>();
         for (const l of planned.lines) {
           if (!l.target) continue;
           l.view.item = { _id: l.target.id, name: l.target.name, sku: l.target.sku, unit: l.target.unit };
-          await needs.inventory.receiveStock(tx, {
+          const { movement } = await needs.inventory.receiveStock(tx, {
             itemId: l.target.id!,
             quantityMilli: l.stockMilli,
             unitCostCents: l.unitCostCents,
@@ -386,6 +401,8 @@ export function invoicesPart({ deps, needs }: PurchasingParts, _orders: Purchase
             notes: `${notes}, line ${l.nfe.line}`,
             userId: caller.userId,
           });
+          movementIds.push(movement._id);
+          costs.set(l.target.id!, { before: costs.get(l.target.id!)?.before ?? l.target.costCents ?? 0, after: l.unitCostCents });
           if (l.remember !== null) {
             await q.upsertMapping(tx.db, {
               tenantId: tx.tenantId,
@@ -397,6 +414,9 @@ export function invoicesPart({ deps, needs }: PurchasingParts, _orders: Purchase
             });
           }
         }
+        if (movementIds.length) await received(tx, { kind: 'invoice', id: invoiceId, movementIds });
+        const costChanged = [...costs].filter(([, c]) => c.before !== c.after).map(([id]) => id);
+        if (costChanged.length) for (const listener of costListeners) await listener(tx, { itemIds: costChanged, userId: caller.userId });
         const written = result(nfe, false, planned);
         await q.setInvoiceSummary(tx.db, tx.tenantId, invoiceId, { ...written });
         return written;

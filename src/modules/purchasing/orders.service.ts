@@ -282,8 +282,9 @@ export function ordersPart(parts: PurchasingParts) {
           line.receivedMilli += quantityMilli;
           return { line, quantityMilli };
         });
+        const movementIds: string[] = [];
         for (const { line, quantityMilli } of receipts) {
-          await needs.inventory.receiveStock(tx, {
+          const { movement } = await needs.inventory.receiveStock(tx, {
             itemId: line.inventoryItemId,
             quantityMilli,
             unitCostCents: line.unitCostCents,
@@ -291,9 +292,11 @@ export function ordersPart(parts: PurchasingParts) {
             notes: `${order.orderNumber} received`,
             userId: caller.userId,
           });
+          movementIds.push(movement._id);
         }
         const complete = lines.every((l) => l.receivedMilli >= l.quantityMilli);
         await q.updateOrder(tx.db, tx.tenantId, id, { items: lines, status: complete ? 'received' : 'partial', updatedAt: deps.clock.now() });
+        await parts.received(tx, { kind: 'purchase_order', id, movementIds });
         return viewOf(tx, id);
       }),
   };
