@@ -26,6 +26,7 @@ import { purchasingModule } from './modules/purchasing/index.js';
 import { accountingModule } from './modules/accounting/index.js';
 import { bomModule } from './modules/bom/index.js';
 import { dreModule } from './modules/dre/index.js';
+import { fiscalModule } from './modules/fiscal/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -90,6 +91,7 @@ export const MODULES = [
   accountingModule,
   dreModule,
   bomModule,
+  fiscalModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

@@ -25,6 +25,7 @@ const SHARED_TABLES = [
   'idempotency_keys', // scoped by a key naming the tenant and route, answered before the handler
   'socket_io_attachments', // the realtime adapter's own table (PostgreSQL only)
   'system_accounts', // the system default chart of accounts (spec: tenant null), read by every tenant, written by the superadmin's seed
+  'ncm_codes', // the NCM table (Siscomex), loaded once, read by every tenant
   'system_expense_categories', // the default expense categories (spec 2: tenant null), seeded by the migration, read by every tenant
 ];
 

@@ -13,3 +13,4 @@ export * from './purchasing.js';
 export * from './accounting.js';
 export * from './dre.js';
 export * from './bom.js';
+export * from './fiscal.js';

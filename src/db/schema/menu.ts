@@ -50,6 +50,12 @@ export const menuItems = pgTable(
     isAvailable: boolean('is_available').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),
     allergens: text('allergens').array().notNull().default(sql`'{}'`),
+    /** Fiscal data of the item on an NF-e / NFC-e (null: the tenant's defaults; docs/decisions.md, "Fiscal"). */
+    ncm: text('ncm'),
+    cfop: text('cfop'),
+    cest: text('cest'),
+    /** CSOSN (Simples Nacional) or CST (regime normal) of ICMS. */
+    taxCode: text('tax_code'),
     deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,0 +1,6 @@
+import type { FiscalParts } from './fiscal.service.js';
+
+/** (being built: issue 16) */
+export function documentsPart(_parts: FiscalParts) {
+  return {};
+}
