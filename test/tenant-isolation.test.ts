@@ -256,6 +256,21 @@ async function fillTenant() {
     payload: { method: 'cash', gateway: 'mock' },
   });
   expect(paid.statusCode, paid.body).toBe(200);
+  // Fiscal documents: an authorised NFC-e (document, counter, files), a rejected NF-e (a voided number), an EFD export.
+  const fiscal = (payload: object) => t.app.inject({ method: 'POST', url: `/t/${team.slug}/fiscal/emit`, headers: team.admin.headers, payload });
+  const setup = await t.app.inject({
+    method: 'PUT',
+    url: `/t/${team.slug}/tenants`,
+    headers: team.admin.headers,
+    payload: { cnpj: '11222333000181', fiscalProviderToken: `token-${team.slug}`, state: 'SP' },
+  });
+  expect(setup.statusCode, setup.body).toBe(200);
+  const nfce = await fiscal({ orderId: order.json()._id, tipo: 'nfce' });
+  expect(nfce.statusCode, nfce.body).toBe(201);
+  expect((await fiscal({ orderId: order.json()._id, tipo: 'nfe', customerCpf: '52998224700' })).statusCode).toBe(422);
+  const day = nfce.json().emittedAt.slice(0, 10);
+  const efd = await t.app.inject({ url: `/t/${team.slug}/accountant/export/efd?startDate=${day}&endDate=${day}`, headers: team.admin.headers });
+  expect(efd.statusCode, efd.body).toBe(200);
   return team;
 }
 

@@ -17,6 +17,7 @@ import {
   type IntegrationsConfig,
   type IntegrationsOptions,
 } from './registry.js';
+import { FiscalProviderError } from './fiscal/index.js';
 import { PixPspError } from './pix-psp/index.js';
 import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, WalletError } from './wallet/index.js';
 
@@ -157,8 +158,9 @@ describe('the registry', () => {
       ['gatewayA', 'gateway_a', 'payment'],
       ['wallet', 'wallet', 'payment'],
       ['pixPsp', 'pix_psp', 'pix'],
+      ['fiscal', 'fiscal_provider', 'fiscal'],
     ]);
-    expect([GatewayAError.provider, WalletError.provider, PixPspError.provider]).toEqual(INTEGRATIONS.map((i) => i.provider));
+    expect([GatewayAError.provider, WalletError.provider, PixPspError.provider, FiscalProviderError.provider]).toEqual(INTEGRATIONS.map((i) => i.provider));
     const slow = new GatewayAError('unavailable', 'gateway_a did not answer', { reason: 'timeout' });
     const no = new WalletError('refused', 'wallet said no', { status: 401, code: 'invalid_access_token' });
     expect(slow).toBeInstanceOf(IntegrationError);
@@ -175,9 +177,15 @@ describe('the registry', () => {
       'wallet:     in-process simulator at http://localhost:3000/__sim/wallet  (test cards: http://localhost:3000/__sim/wallet/__sim, from this machine only)',
       'pix_psp:    in-process simulator at http://localhost:3000/__sim/pix-psp  (charges: http://localhost:3000/__sim/pix-psp/__sim/cob, from this machine only)',
       '            pay a charge as the customer: curl -X POST http://localhost:3000/__sim/pix-psp/__sim/cob/<txid>/pay',
+      'fiscal_provider: in-process simulator at http://localhost:3000/__sim/fiscal  (homologação: documents without fiscal value)',
     ]);
-    const off = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' }, wallet: { ...d.wallet, mode: 'live' }, pixPsp: { ...d.pixPsp, mode: 'off' } });
-    expect(off.describe('http://localhost:3000')).toEqual(['gateway_a:  off (card payments are confirmed by hand)', 'wallet:     live', 'pix_psp:    off (no dynamic PIX charges)']);
+    const off = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' }, wallet: { ...d.wallet, mode: 'live' }, pixPsp: { ...d.pixPsp, mode: 'off' }, fiscal: { ...d.fiscal, mode: 'off' } });
+    expect(off.describe('http://localhost:3000')).toEqual([
+      'gateway_a:  off (card payments are confirmed by hand)',
+      'wallet:     live',
+      'pix_psp:    off (no dynamic PIX charges)',
+      'fiscal_provider: off (fiscal documents cannot be emitted)',
+    ]);
   });
 });
 

@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { EnvReader } from '../platform/env.js';
+import { fiscal } from './fiscal/index.js';
 import { gatewayA } from './gateway-a/index.js';
 import { silentLogger, type FetchLike, type ProviderLogger } from './http.js';
 import type { BuiltIntegration, Integration, IntegrationDeps } from './integration.js';
@@ -19,7 +20,7 @@ import { wallet } from './wallet/index.js';
 export { injectDeliverer } from './simulator/webhook-delivery.js';
 
 /** The integrations, in banner order. Names must not clash with the methods of `Integrations`. */
-export const INTEGRATIONS = [gatewayA, wallet, pixPsp] as const;
+export const INTEGRATIONS = [gatewayA, wallet, pixPsp, fiscal] as const;
 
 type Registered = (typeof INTEGRATIONS)[number];
 export type IntegrationName = Registered['name'];

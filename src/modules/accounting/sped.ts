@@ -1,8 +1,8 @@
 import type { TenantRow } from '../../db/schema/tenants.js';
 import type { TenantTx } from '../../db/scopes.js';
-import { isValidCnpj, stripDocument, UFS } from '../../platform/br-documents.js';
 import type { Deps } from '../../platform/deps.js';
 import { Invalid, InvalidRequest } from '../../platform/domain-errors.js';
+import { spedCompany } from '../../platform/sped-text.js';
 import { buildBook } from './sped.book.js';
 import * as q from './sped.queries.js';
 import { registers, type Company } from './sped.registers.js';
@@ -35,18 +35,8 @@ export function checkPeriod(start: string, end: string): void {
 
 /** The company's registration as the 0000, I030 and J930 registers need it (400 with a code when a required piece is missing). */
 export function companyOf(tenant: TenantRow): Omit<Company, 'bookNumber'> {
-  if (!tenant.cnpj) throw new InvalidRequest('The SPED ECD identifies the company by its CNPJ: set the restaurant\'s CNPJ first', 'cnpj_required');
-  const cnpj = stripDocument(tenant.cnpj);
-  if (!isValidCnpj(cnpj)) throw new InvalidRequest('The restaurant\'s CNPJ is not valid (check digits do not match): correct it first', 'cnpj_invalid');
-  const uf = (tenant.state ?? '').trim().toUpperCase();
-  if (!(UFS as readonly string[]).includes(uf)) throw new InvalidRequest('The SPED ECD needs the restaurant\'s state (UF): set it first', 'state_required');
-  const ie = (tenant.inscricaoEstadual ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
   return {
-    name: tenant.name,
-    cnpj,
-    uf,
-    // Exempt (ISENTO): no state registration to declare.
-    ie: ie === 'ISENTO' ? '' : ie,
+    ...spedCompany(tenant, 'The SPED ECD'),
     city: tenant.city ?? '',
     email: tenant.email ?? '',
   };

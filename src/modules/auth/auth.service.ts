@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/client.js';
+import type { TenantDb } from '../../db/scopes.js';
 import { newId } from '../../db/ids.js';
 import { ACCESS_TOKEN_SECONDS } from '../../platform/auth/jwt.js';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
@@ -7,7 +8,7 @@ import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, InvalidRequest, Unauthenticated } from '../../platform/domain-errors.js';
 import { normalizeEmail, type UsersService } from '../users/index.js';
-import { authJobs } from './auth.jobs.js';
+import { authJobs, type InvitationMail } from './auth.jobs.js';
 import * as q from './auth.queries.js';
 import type { ChangePasswordInput, LoginInput, ResetPasswordInput } from './auth.schemas.js';
 
@@ -21,6 +22,10 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 export const RESET_TOKEN_MINUTES = 30;
 /** The queue of the job that looks the address up and mails the reset link, after `forgot` has answered. */
 export const PASSWORD_RESET_MAIL_JOB = authJobs.resetMail.name;
+/** Invitation links (a password reset token of a new account) are single use and valid this long. */
+export const INVITATION_TOKEN_DAYS = 7;
+/** The queue of the job that mails an invitation. */
+export const INVITATION_MAIL_JOB = authJobs.invitationMail.name;
 
 const badCredentials = () => new Unauthenticated('Invalid email or password');
 const badRefresh = () => new Unauthenticated('Invalid or expired refresh token');
@@ -93,8 +98,42 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
     });
   }
 
+  /** The `authJobs.invitationMail` handler: a new account gets a single-use link to choose its password. */
+  async function sendInvitationMail({ userId, tenantName, role, created }: InvitationMail) {
+    const user = await users.findById(userId);
+    if (!user) return;
+    const base = config.publicUrl.replace(/\/+$/, '');
+    let access = `Log in with your email and password at ${base}/.\n`;
+    if (created) {
+      const token = randomToken(32);
+      await q.insertResetToken(db, {
+        id: newId(),
+        userId: user.id,
+        tokenHash: sha256(token),
+        expiresAt: new Date(clock.now().getTime() + INVITATION_TOKEN_DAYS * 86_400_000),
+      });
+      access = `To choose your password, open this link within ${INVITATION_TOKEN_DAYS} days (it works once):\n${base}/reset-password#token=${token}\n`;
+    }
+    await mail.send({
+      to: user.email,
+      subject: `Invitation to ${tenantName}`,
+      text: `You were invited to ${tenantName} as ${role}.\n\n${access}\nIf you did not expect this invitation, ignore this message.\n`,
+    });
+  }
+
   return {
     sendResetMail,
+    sendInvitationMail,
+
+    /**
+     * Invites someone into a tenant with a role (through the users service) and queues the invitation mail;
+     * `created` tells whether the account is new. 409 `already_member`.
+     */
+    async invite(t: TenantDb, input: { email: string; name?: string; role: 'accountant' | 'admin' | 'staff'; tenantName: string }) {
+      const out = await users.invite(t, input);
+      await jobs.send(authJobs.invitationMail, { userId: out.userId, tenantName: input.tenantName, role: input.role, created: out.created });
+      return out;
+    },
 
     async login({ email, password }: LoginInput) {
       const user = await users.findByEmail(email);

@@ -16,6 +16,6 @@ export const authModule = defineModule({
   routes: (app, services) => authRoutes(app, services),
   jobs: {
     declared: authJobs,
-    handlers: ({ auth }) => ({ resetMail: (data) => auth.sendResetMail(data) }),
+    handlers: ({ auth }) => ({ resetMail: (data) => auth.sendResetMail(data), invitationMail: (data) => auth.sendInvitationMail(data) }),
   },
 });

@@ -1,5 +1,11 @@
 import { fiscalCounters, fiscalDocuments, fiscalExports, fiscalFiles, fiscalNumberVoids, ncmCodes } from '../../db/schema/fiscal.js';
 import { defineModule } from '../../platform/module.js';
+import { authModule } from '../auth/index.js';
+import { branchesModule } from '../branches/index.js';
+import { menuModule } from '../menu/index.js';
+import { ordersModule } from '../orders/index.js';
+import { tenantsModule } from '../tenants/index.js';
+import { fiscalJobs } from './fiscal.jobs.js';
 import { fiscalRoutes } from './fiscal.routes.js';
 import { fiscalService } from './fiscal.service.js';
 
@@ -8,8 +14,9 @@ export type { FiscalService } from './fiscal.service.js';
 /** Fiscal documents (spec 4.9): NF-e / NFC-e emission, cancellation and files, NCM search, the accountant portal. */
 export const fiscalModule = defineModule({
   name: 'fiscal',
-  needs: [],
+  needs: [tenantsModule, ordersModule, menuModule, branchesModule, authModule],
   tables: [fiscalDocuments, fiscalCounters, fiscalNumberVoids, fiscalFiles, ncmCodes, fiscalExports],
-  services: (deps) => ({ fiscal: fiscalService(deps) }),
+  services: (deps, needs) => ({ fiscal: fiscalService(deps, needs) }),
   routes: (app, services) => fiscalRoutes(app, services),
+  jobs: { declared: fiscalJobs, handlers: ({ fiscal }) => ({ advance: (data) => fiscal.runAdvanceJob(data) }) },
 });

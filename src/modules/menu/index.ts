@@ -4,7 +4,7 @@ import { seedDemoMenu } from './menu.demo.js';
 import { menuRoutes } from './menu.routes.js';
 import { menuService } from './menu.service.js';
 
-export type { BomSource, MenuService, ModifierSelection, OrderableItem } from './menu.service.js';
+export type { BomSource, ItemFiscalData, MenuService, ModifierSelection, OrderableItem } from './menu.service.js';
 export type { MenuBomView } from './menu.schemas.js';
 
 /** The menu (spec 4.5): categories, items, modifier groups, cached public reads, prices for orders. */

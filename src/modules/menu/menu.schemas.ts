@@ -120,6 +120,27 @@ const menuItemFields = {
 
 export const MenuItem = Type.Object(menuItemFields, { $id: 'MenuItem' });
 
+/** The fiscal fields of an item, on the admin's views only (never the public menu's). */
+const Ncm = Type.String({ pattern: '^[0-9]{8}$', description: 'NCM, 8 digits without dots (fiscal documents use 21069090 when unset)' });
+const Cfop = Type.String({ pattern: '^[567][0-9]{3}$', description: 'CFOP of the sale, 4 digits starting 5, 6 or 7 (default 5102)' });
+const Cest = Type.String({ pattern: '^[0-9]{7}$', description: 'CEST, 7 digits (items under tax substitution)' });
+const TaxCode = Type.String({ pattern: '^[0-9]{2,3}$', description: 'CSOSN under the Simples Nacional (3 digits, default 102) or CST ICMS (2 digits, default 00)' });
+const itemFiscalFields = {
+  ncm: Nullable(Type.String()),
+  cfop: Nullable(Type.String()),
+  cest: Nullable(Type.String()),
+  taxCode: Nullable(Type.String()),
+};
+const itemFiscalInput = {
+  ncm: Type.Optional(Nullable(Ncm)),
+  cfop: Type.Optional(Nullable(Cfop)),
+  cest: Type.Optional(Nullable(Cest)),
+  taxCode: Type.Optional(Nullable(TaxCode)),
+};
+
+/** An item as the admin sees it: with its fiscal fields (null: the fiscal documents' defaults apply). */
+export const AdminMenuItem = Type.Object({ ...menuItemFields, ...itemFiscalFields }, { description: 'MenuItem with its fiscal fields' });
+
 /**
  * The recipe of an item (the inventory's ingredients) as the public detail shows it as `bom`: what goes
  * into the dish, never what it costs (costs are the restaurant's business, not its guests').
@@ -157,6 +178,7 @@ export const CreateItemBody = Body({
   isActive: Type.Optional(Type.Boolean({ description: 'default true' })),
   allergens: Type.Optional(Allergens),
   modifierGroupIds: Type.Optional(GroupIds),
+  ...itemFiscalInput,
 });
 
 export const UpdateItemBody = Body({
@@ -170,6 +192,7 @@ export const UpdateItemBody = Body({
   isActive: Type.Optional(Type.Boolean()),
   allergens: Type.Optional(Allergens),
   modifierGroupIds: Type.Optional(GroupIds),
+  ...itemFiscalInput,
 });
 
 export const PublicItemsQuery = Type.Object({
@@ -191,6 +214,7 @@ export type ModifierGroupView = Static<typeof ModifierGroup>;
 export type CreateModifierGroupInput = Static<typeof CreateModifierGroupBody>;
 export type UpdateModifierGroupInput = Static<typeof UpdateModifierGroupBody>;
 export type MenuItemView = Static<typeof MenuItem>;
+export type AdminMenuItemView = Static<typeof AdminMenuItem>;
 export type MenuBomView = Static<typeof MenuBom>;
 export type MenuItemDetailView = MenuItemView & { variations: ModifierGroupView[]; bom: MenuBomView | null };
 export type CreateItemInput = Static<typeof CreateItemBody>;

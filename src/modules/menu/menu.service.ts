@@ -14,6 +14,7 @@ import type {
   CreateItemInput,
   CreateModifierGroupInput,
   MenuBomView,
+  AdminMenuItemView,
   MenuItemDetailView,
   MenuItemView,
   ModifierGroupView,
@@ -64,6 +65,19 @@ export function toItemView(i: q.ItemRow): MenuItemView {
     createdAt: i.createdAt.toISOString(),
     updatedAt: i.updatedAt.toISOString(),
   };
+}
+
+/** A menu item's fiscal fields (NCM and CEST digits only, CFOP, CSOSN or CST). */
+export interface ItemFiscalData {
+  ncm: string | null;
+  cfop: string | null;
+  cest: string | null;
+  taxCode: string | null;
+}
+
+/** The admin's view of an item: the public one and its fiscal fields. */
+export function toAdminItemView(i: q.ItemRow): AdminMenuItemView {
+  return { ...toItemView(i), ncm: i.ncm, cfop: i.cfop, cest: i.cest, taxCode: i.taxCode };
 }
 
 /** What the orders module needs of an item to price and validate a line. */
@@ -149,10 +163,10 @@ export function menuService({ tenantDb }: Deps) {
     return ids.flatMap((id) => (byId.has(id) ? [toGroupView(byId.get(id)!)] : []));
   }
 
-  async function itemView(exec: Db, tenantId: string, id: string): Promise<MenuItemView> {
+  async function itemView(exec: Db, tenantId: string, id: string): Promise<AdminMenuItemView> {
     const row = await q.findItem(exec, tenantId, id);
     if (!row) throw new NotFound('Menu item');
-    return toItemView(row);
+    return toAdminItemView(row);
   }
 
   function checkGroupRules(rules: ReturnType<typeof resolveGroupRules>) {
@@ -196,14 +210,14 @@ export function menuService({ tenantDb }: Deps) {
     listCategories: (t: TenantDb): Promise<CategoryView[]> =>
       t.run(async (tx) => (await q.listCategories(tx.db, tx.tenantId, { activeOnly: false })).map(toCategoryView)),
 
-    listItems: (t: TenantDb, filter: AdminItemsFilter = {}): Promise<MenuItemView[]> =>
+    listItems: (t: TenantDb, filter: AdminItemsFilter = {}): Promise<AdminMenuItemView[]> =>
       t.run(async (tx) => {
         const rows = await q.listItems(tx.db, tx.tenantId, {
           categoryId: filter.category,
           isAvailable: filter.isAvailable,
           isActive: filter.isActive,
         });
-        return rows.map(toItemView);
+        return rows.map(toAdminItemView);
       }),
 
     getItem: (t: TenantDb, id: string) => t.run((tx) => itemView(tx.db, tx.tenantId, id)),
@@ -252,7 +266,7 @@ export function menuService({ tenantDb }: Deps) {
 
     // ---- items
 
-    createItem(t: TenantDb, input: CreateItemInput): Promise<MenuItemView> {
+    createItem(t: TenantDb, input: CreateItemInput): Promise<AdminMenuItemView> {
       return write(t, async (tx) => {
         await checkCategory(tx.db, tx.tenantId, input.category);
         const groupIds = input.modifierGroupIds ?? [];
@@ -270,13 +284,17 @@ export function menuService({ tenantDb }: Deps) {
           isAvailable: input.isAvailable ?? true,
           isActive: input.isActive ?? true,
           allergens: dedupe(input.allergens ?? []),
+          ncm: input.ncm ?? null,
+          cfop: input.cfop ?? null,
+          cest: input.cest ?? null,
+          taxCode: input.taxCode ?? null,
         });
         await q.setItemGroups(tx.db, tx.tenantId, id, groupIds);
         return itemView(tx.db, tx.tenantId, id);
       });
     },
 
-    updateItem(t: TenantDb, id: string, input: UpdateItemInput): Promise<MenuItemView> {
+    updateItem(t: TenantDb, id: string, input: UpdateItemInput): Promise<AdminMenuItemView> {
       return write(t, async (tx) => {
         if (!(await q.findItem(tx.db, tx.tenantId, id))) throw new NotFound('Menu item');
         if (input.category !== undefined) await checkCategory(tx.db, tx.tenantId, input.category);
@@ -350,6 +368,13 @@ export function menuService({ tenantDb }: Deps) {
     setBomSource(source: BomSource) {
       bomSource = source;
     },
+
+    /** For the fiscal module: each (not deleted) item's fiscal data, null where not set (the emission applies its defaults). */
+    fiscalDataOf: (t: TenantDb, ids: string[]): Promise<Map<string, ItemFiscalData>> =>
+      t.run(async (tx) => {
+        const rows = await q.itemsByIds(tx.db, tx.tenantId, [...new Set(ids)]);
+        return new Map(rows.map((r) => [r.id, { ncm: r.ncm, cfop: r.cfop, cest: r.cest, taxCode: r.taxCode }]));
+      }),
 
     /**
      * Items an order names, with price, name, availability and modifier groups. Missing or deleted

@@ -5,6 +5,10 @@ import { makeCategory, makeMenuItem, makeModifierGroup, makeTenantWithTeam } fro
 import { expectTenantIsolation } from '../../../test/isolation.js';
 import { menuItems } from '../../db/schema/menu.js';
 
+/** An item as the public menu shows it: the admin's view without the fiscal fields. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+const publicOf = ({ ncm, cfop, cest, taxCode, ...rest }: Record<string, unknown>) => rest;
+
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -163,6 +167,10 @@ describe('menu items', () => {
       isActive: true,
       allergens: ['lactose'],
       modifierGroupIds: [g2._id, g1._id],
+      ncm: null,
+      cfop: null,
+      cest: null,
+      taxCode: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -191,7 +199,7 @@ describe('menu items', () => {
       ['Pão francês', 'kg'],
       ['Sonho', 'un'],
     ]);
-    expect((await t.app.inject({ url: `/t/${slug}/menu/items` })).json()).toEqual([bread, byUnit.json()]);
+    expect((await t.app.inject({ url: `/t/${slug}/menu/items` })).json()).toEqual([bread, byUnit.json()].map(publicOf));
     const detail = await t.app.inject({ url: `/t/${slug}/menu/items/${bread._id}` });
     expect(detail.json()).toMatchObject({ _id: bread._id, price: 1890, unit: 'kg' });
     const [forOrder] = (await t.app.services.menu.itemsForOrder(t.app.deps.tenantDb(tenant._id), [bread._id])).values();
@@ -270,7 +278,7 @@ describe('menu items', () => {
     expect(all.statusCode).toBe(200);
     expect(all.json().map((i: { _id: string }) => i._id)).toEqual([feijoada._id, suco._id]);
     const onlyDrinks = await t.app.inject({ url: `/t/${slug}/menu/items?category=${drinks._id}` });
-    expect(onlyDrinks.json()).toEqual([suco]);
+    expect(onlyDrinks.json()).toEqual([publicOf(suco)]);
     expect((await t.app.inject({ url: `/t/${slug}/menu/items?category=${MISSING}` })).json()).toEqual([]);
     const malformed = await t.app.inject({ url: `/t/${slug}/menu/items?category=abc` });
     expect(malformed.statusCode).toBe(400);
@@ -307,7 +315,7 @@ describe('menu items', () => {
     const item = await makeMenuItem(t.app, tenant, { allergens: ['glúten', 'lactose'], modifierGroupIds: [ponto._id, extras._id] });
     const res = await t.app.inject({ url: `/t/${slug}/menu/items/${item._id}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...item, variations: [ponto, extras], bom: null });
+    expect(res.json()).toEqual({ ...publicOf(item), variations: [ponto, extras], bom: null });
 
     const outOfStock = await makeMenuItem(t.app, tenant, { isAvailable: false });
     const detail = await t.app.inject({ url: `/t/${slug}/menu/items/${outOfStock._id}` });

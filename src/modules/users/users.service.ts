@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { newId } from '../../db/ids.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Db } from '../../db/client.js';
@@ -228,6 +229,32 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
     /** `listener` runs inside the transaction that ends a user's sessions (password set, superadmin's last membership removed). */
     onSessionsEnded(listener: SessionsEndedListener) {
       sessionsEnded.push(listener);
+    },
+
+    /**
+     * Invites someone into the tenant with a role (the accountant portal's invite): an unknown email gets an
+     * account without a usable password (the invitation link sets one), a known one is linked as `create`
+     * does. Already a member here: a `Conflict`. `created` tells the caller which mail to send.
+     */
+    async invite(t: TenantDb, input: { email: string; name?: string; role: q.MemberRow['role'] }): Promise<{ userId: string; email: string; created: boolean }> {
+      const email = normalizeEmail(input.email);
+      // Nobody knows this password: the account opens with the invitation link (a password reset token).
+      const passwordHash = await hashPassword(randomBytes(32).toString('base64url'), config.bcryptCost, 'password');
+      try {
+        const out = await t.run(async (tx) => {
+          const existing = await q.findUserByEmail(tx.db, email);
+          const id = existing?.id ?? newId();
+          if (existing && (await q.findMember(tx.db, tx.tenantId, id))) throw alreadyMember();
+          if (!existing) await q.insertUser(tx.db, { id, email, name: input.name ?? email.split('@')[0], passwordHash });
+          await q.insertMembership(tx.db, { tenantId: tx.tenantId, userId: id, role: input.role, displayName: existing ? (input.name ?? null) : null });
+          return { userId: id, email, created: !existing };
+        });
+        members.forget(out.userId);
+        return out;
+      } catch (err) {
+        if (isUniqueViolation(err)) throw alreadyMember();
+        throw err;
+      }
     },
 
     /** Creates a user with a membership, for the seed and the superadmin bootstrap. */
