@@ -40,6 +40,7 @@ export const NCM_ALIASES: Record<string, string> = {
   '2201.10.00': 'agua mineral agua com gas',
   '2203.00.00': 'cerveja chope chopp',
   '2009.89.90': 'suco de fruta suco natural',
+  '2009.12.00': 'suco de laranja',
   '1905.90.90': 'pao frances pao de sal pao careca salgado assado pizza',
   '1905.90.10': 'pao de forma pao de sanduiche',
   '2105.00.10': 'sorvete picole gelato',
@@ -49,6 +50,27 @@ export const NCM_ALIASES: Record<string, string> = {
   '1602.50.00': 'hamburguer carne bovina preparada',
   '2208.40.00': 'cachaca rum',
   '2204.21.00': 'vinho taca de vinho',
+  // Headings: their names reach every code under them.
+  '0207.1': 'frango galinha',
+  '0207.14.11': 'peito de frango',
+  '0207.14.12': 'coxa e sobrecoxa de frango',
+  '0207.14.13': 'asa de frango asinha',
+  '0207.14.22': 'file de peito de frango',
+  '1602.32': 'frango empanado nuggets frango preparado',
+  '0201.30.00': 'carne bovina picanha alcatra contra file file mignon maminha fraldinha',
+  '02.03': 'carne suina carne de porco',
+  '1006.30': 'arroz branco arroz polido',
+  '0713.33': 'feijao feijao preto feijao carioca',
+  '0407.21.00': 'ovos de galinha ovo',
+  '1701.99.00': 'acucar refinado acucar cristal',
+  '1507.90.11': 'oleo de soja',
+  '1101.00.10': 'farinha de trigo',
+  '0701.90.00': 'batata inglesa',
+  '0703.10.19': 'cebola',
+  '0406.10.10': 'queijo mussarela mucarela',
+  '1902.19.00': 'macarrao massa seca espaguete',
+  '1601.00.00': 'linguica salsicha embutido',
+  '2103.20.10': 'ketchup molho de tomate',
 };
 
 /** Lower case, accents and marks removed, punctuation to spaces, spaces collapsed: what searches compare. */
@@ -72,9 +94,10 @@ export function cleanDescription(text: string): string {
 }
 
 /**
- * Rows of `ncm_codes`: the searched text is the code's own description and aliases, ` | `, then the descriptions
- * of the codes above it, nearest first (the heading's text is what makes "-- Outras" findable); the chapter's
- * description is its category.
+ * Rows of `ncm_codes`: the searched text is the code's own description and aliases, ` | `, the descriptions of
+ * the codes above it, nearest first (the heading's text is what makes "-- Outras" findable), ` | `, the everyday
+ * names (aliases) of the code and of its headings (what a search on "frango" or "refrigerante" ranks first); the
+ * chapter's description is its category.
  */
 export function ncmRows(table: NcmTable): NcmRow[] {
   const described = new Map<string, { display: string; description: string }>();
@@ -82,15 +105,20 @@ export function ncmRows(table: NcmTable): NcmRow[] {
   const rows: NcmRow[] = [];
   for (const [code, { display, description }] of described) {
     const chain = [description];
+    const aliases = [NCM_ALIASES[display] ?? ''];
     for (let len = code.length - 1; len >= 2; len--) {
       const parent = described.get(code.slice(0, len));
-      if (parent) chain.push(parent.description);
+      if (parent) {
+        chain.push(parent.description);
+        aliases.push(NCM_ALIASES[parent.display] ?? '');
+      }
     }
     const chapter = described.get(code.slice(0, 2));
     if (!chapter) throw new Error(`NCM ${display} has no chapter`);
     const own = searchable(`${description} ${NCM_ALIASES[display] ?? ''}`);
     const above = searchable(chain.slice(1).join(' '));
-    rows.push({ code, display, description, searchText: above ? `${own} | ${above}` : own, category: chapter.description });
+    // Three parts: own description and aliases | the headings above | every everyday name of the code and its headings.
+    rows.push({ code, display, description, searchText: `${own} | ${above} | ${searchable(aliases.join(' '))}`, category: chapter.description });
   }
   return rows;
 }

@@ -29,15 +29,18 @@ export async function byPrefix(db: Db, digits: string, chapters: string[] | null
 export const WORD_THRESHOLD = 0.4;
 
 /**
- * 8-digit codes whose searched text (own description and aliases before ` | `, then the codes above it) holds
- * something like `text`, scored 0.5 strict word similarity with the whole text + 0.3 with the code's own part
- * + 0.2 plain similarity with its own part (a closer, shorter own description first); best first.
+ * 8-digit codes whose searched text (own description and aliases | the codes above it | everyday names) holds
+ * something like `text`, scored (0.5 strict word similarity with the whole text + 0.3 with the code's own part
+ * + 0.2 plain similarity with its own part (a closer, shorter own description first) + 0.5 with the everyday
+ * names) / 1.5, so 0 to 1; best first.
  */
 export async function byText(db: Db, text: string, chapters: string[] | null, limit: number): Promise<NcmHit[]> {
   await db.execute(sql.raw(`set local pg_trgm.word_similarity_threshold = ${WORD_THRESHOLD}`));
   const own = sql`split_part(${ncmCodes.searchText}, ' | ', 1)`;
-  const score = sql<number>`round((0.5 * strict_word_similarity(${text}, ${ncmCodes.searchText}) + 0.3 * strict_word_similarity(${text}, ${own})
-    + 0.2 * similarity(${text}, ${own}))::numeric, 4)::float8`;
+  const everyday = sql`split_part(${ncmCodes.searchText}, ' | ', 3)`;
+  // An everyday name (alias) that holds the words wins over a description that merely mentions them.
+  const score = sql<number>`round(((0.5 * strict_word_similarity(${text}, ${ncmCodes.searchText}) + 0.3 * strict_word_similarity(${text}, ${own})
+    + 0.2 * similarity(${text}, ${own}) + 0.5 * strict_word_similarity(${text}, ${everyday})) / 1.5)::numeric, 4)::float8`;
   return db
     .select({ ...columns, score })
     .from(ncmCodes)
