@@ -18,7 +18,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { BASELINE_BALANCE_SHEET, BASELINE_BALANCETE } from './accounting-sql.js';
 import type { BenchAccount } from './accounting-data.js';
-import { answerRunner, demoApp, fail, failed, listenLocal, login, onStop } from './lib-server.js';
+import { answerRunner, baselineRunner, demoApp, fail, failed, listenLocal, login, onStop } from './lib-server.js';
 
 export const ACCOUNTING_ADMIN = 'admin@demo.local';
 
@@ -103,22 +103,7 @@ async function main() {
 
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     onStop(() => pool.end());
-    /** One statement on the pool (autocommit), or inside a tenant transaction as app_tenant (`tx`). */
-    const run = async (text: string, values: unknown[], tx: boolean) => {
-      if (!tx) return (await pool.query(text, values)).rows;
-      const c = await pool.connect();
-      try {
-        await c.query(`begin; select set_config('role', 'app_tenant', true), set_config('app.tenant_id', '${tenant.id}', true)`);
-        const { rows } = await c.query(text, values);
-        await c.query('commit');
-        return rows;
-      } catch (err) {
-        await c.query('rollback').catch(() => {});
-        throw err;
-      } finally {
-        c.release();
-      }
-    };
+    const run = baselineRunner(pool, tenant.id);
     const bare = Fastify({ logger: false });
     onStop(() => bare.close());
     for (const tx of [false, true]) {

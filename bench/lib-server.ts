@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
@@ -86,4 +87,26 @@ export const listenLocal = (server: FastifyInstance) => server.listen({ host: '1
 export async function failed(name: string, err: unknown) {
   process.stderr.write(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   await stop(1);
+}
+
+/**
+ * The baselines' statement runner: one statement on the pool (autocommit, as the owner), or with `tx` inside a
+ * tenant transaction as app_tenant (what row-level security costs the hand-written statement).
+ */
+export function baselineRunner(pool: pg.Pool, tenantId: string) {
+  return async (text: string, values: unknown[], tx: boolean) => {
+    if (!tx) return (await pool.query(text, values)).rows;
+    const c = await pool.connect();
+    try {
+      await c.query(`begin; select set_config('role', 'app_tenant', true), set_config('app.tenant_id', '${tenantId}', true)`);
+      const { rows } = await c.query(text, values);
+      await c.query('commit');
+      return rows;
+    } catch (err) {
+      await c.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  };
 }

@@ -14,7 +14,7 @@
  */
 import Fastify from 'fastify';
 import pg from 'pg';
-import { answerRunner, demoApp, fail, failed, listenLocal, login, onStop } from './lib-server.js';
+import { answerRunner, baselineRunner, demoApp, fail, failed, listenLocal, login, onStop } from './lib-server.js';
 import { BASELINE_COMPARE, BASELINE_DAILY } from './reports-sql.js';
 
 export const REPORTS_ADMIN = 'admin@demo.local';
@@ -53,22 +53,7 @@ async function main() {
       branches.set(r.id, b);
     }
 
-    /** One statement on the pool (autocommit), or inside a tenant transaction as app_tenant (`tx`). */
-    const run = async (text: string, values: unknown[], tx: boolean) => {
-      if (!tx) return (await pool.query(text, values)).rows;
-      const c = await pool.connect();
-      try {
-        await c.query(`begin; select set_config('role', 'app_tenant', true), set_config('app.tenant_id', '${tenant.id}', true)`);
-        const { rows } = await c.query(text, values);
-        await c.query('commit');
-        return rows;
-      } catch (err) {
-        await c.query('rollback').catch(() => {});
-        throw err;
-      } finally {
-        c.release();
-      }
-    };
+    const run = baselineRunner(pool, tenant.id);
     const bare = Fastify({ logger: false });
     onStop(() => bare.close());
     for (const tx of [false, true]) {
