@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installGuards } from './platform/auth/guards.js';
 import { memberCache } from './platform/auth/principal.js';
+import { apiCredentials } from './platform/auth/api-credentials.js';
 import { createJobs, type Jobs, type JobsOptions } from './platform/jobs.js';
 import { createRealtime, type Realtime, type RealtimeOptions } from './platform/realtime.js';
 import { jwtSigner } from './platform/auth/jwt.js';
@@ -27,6 +28,7 @@ import { accountingModule } from './modules/accounting/index.js';
 import { bomModule } from './modules/bom/index.js';
 import { dreModule } from './modules/dre/index.js';
 import { fiscalModule } from './modules/fiscal/index.js';
+import { appsModule } from './modules/apps/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -92,6 +94,7 @@ export const MODULES = [
   dreModule,
   bomModule,
   fiscalModule,
+  appsModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */
@@ -127,6 +130,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     jwt,
     tenants: tenantResolver(database.db, database.tenant),
     members: memberCache(database.tenant),
+    apiCredentials: apiCredentials(),
     log: app.log,
     jobs,
     realtime,

@@ -43,10 +43,75 @@ export interface Config {
    * Unset: DEFAULT_GUEST_ORDER_LIMIT; null: off (GUEST_ORDER_RATE_LIMIT=off).
    */
   guestOrderRateLimit?: RateLimitSetting | null;
+  /** The public developer API (`/public/v1`): its rate limits, deprecations and the legacy key's sunset. Unset: the defaults. */
+  publicApi?: PublicApiConfig;
+  /**
+   * Webhooks to Apps may go to private, loopback or link-local addresses (development and tests only;
+   * WEBHOOKS_ALLOW_PRIVATE_TARGETS=true). Default false.
+   */
+  webhooksAllowPrivateTargets?: boolean;
   /** Longest a database statement may run (PostgreSQL `statement_timeout`), ms. Unset: 15000. */
   dbStatementTimeoutMs?: number;
   /** Longest a request waits to get a database connection (pg pool `connectionTimeoutMillis`), ms. Unset: 5000. */
   dbAcquireTimeoutMs?: number;
+}
+
+/** A public API route's deprecation (spec section 9): `Sunset` from `sunset`, 410 after it. */
+export interface Deprecation {
+  sunset: Date;
+  /** The successor's path, sent as `Link: <successor>; rel="successor-version"`. */
+  successor: string;
+}
+
+export interface PublicApiConfig {
+  /** Per credential (per client address without one). Default 200 per rolling 60 s (spec section 8). */
+  rateLimit: RateLimitSetting;
+  /** The spec's planned per-endpoint limits (`PLANNED_ENDPOINT_LIMITS`), off by default. */
+  endpointLimits: boolean;
+  /** Deprecated routes by `METHOD /path` as registered (`GET /public/v1/orders`). */
+  deprecations: Record<string, Deprecation>;
+  /** The legacy `x-api-key` credential's deprecation; its successor is the installation token. */
+  legacyKey: Deprecation | null;
+}
+
+export const DEFAULT_PUBLIC_API_LIMIT: RateLimitSetting = { limit: 200, windowMs: 60_000 };
+
+/** How the legacy key is announced before a sunset date is set: deprecated, its successor named, no date yet. */
+export const LEGACY_KEY_SUCCESSOR = '/docs/public-api#installation-tokens';
+
+function parseDate(name: string, value: string): Date {
+  const d = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(d.getTime())) throw new ConfigError(`${name} must be an ISO 8601 date, e.g. 2027-03-01`);
+  return d;
+}
+
+/**
+ * PUBLIC_API_DEPRECATIONS: JSON `{ "GET /public/v1/orders": { "sunset": "2027-03-01", "successor": "/public/v2/orders" } }`.
+ * LEGACY_API_KEY_SUNSET: the date after which `x-api-key` answers 410.
+ */
+export function parsePublicApiConfig(env: NodeJS.ProcessEnv): PublicApiConfig {
+  const deprecations: Record<string, Deprecation> = {};
+  if (env.PUBLIC_API_DEPRECATIONS) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(env.PUBLIC_API_DEPRECATIONS);
+    } catch {
+      throw new ConfigError('PUBLIC_API_DEPRECATIONS must be JSON: { "GET /public/v1/orders": { "sunset": "2027-03-01", "successor": "/public/v2/orders" } }');
+    }
+    for (const [route, d] of Object.entries(raw as Record<string, { sunset?: string; successor?: string }>)) {
+      if (!/^(GET|POST|PUT|PATCH|DELETE) \/public\/v\d+\//.test(route) || typeof d?.sunset !== 'string' || typeof d.successor !== 'string') {
+        throw new ConfigError(`PUBLIC_API_DEPRECATIONS: ${route} needs "METHOD /public/vN/...", a sunset date and a successor path`);
+      }
+      deprecations[route] = { sunset: parseDate(`PUBLIC_API_DEPRECATIONS ${route}`, d.sunset), successor: d.successor };
+    }
+  }
+  const sunset = env.LEGACY_API_KEY_SUNSET ? parseDate('LEGACY_API_KEY_SUNSET', env.LEGACY_API_KEY_SUNSET) : null;
+  return {
+    rateLimit: parseRateLimitSetting('PUBLIC_API_RATE_LIMIT', env.PUBLIC_API_RATE_LIMIT) ?? DEFAULT_PUBLIC_API_LIMIT,
+    endpointLimits: /^(on|true|1|yes)$/i.test(env.PUBLIC_API_ENDPOINT_LIMITS ?? ''),
+    deprecations,
+    legacyKey: sunset ? { sunset, successor: LEGACY_KEY_SUCCESSOR } : null,
+  };
 }
 
 /** A rolling-window rate limit: `limit` accepted requests per `windowMs`. */
@@ -158,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // variables in `src/integrations/<name>/config.ts`, in the order of `src/integrations/registry.ts`.
     reservationRateLimit: parseRateLimitSetting('RESERVATION_RATE_LIMIT', env.RESERVATION_RATE_LIMIT),
     guestOrderRateLimit: env.GUEST_ORDER_RATE_LIMIT === undefined ? undefined : parseRateLimitSetting('GUEST_ORDER_RATE_LIMIT', env.GUEST_ORDER_RATE_LIMIT),
+    publicApi: parsePublicApiConfig(env),
+    webhooksAllowPrivateTargets: read.flag('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     dbAcquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 120_000),
     integrations: parseIntegrationsConfig(read),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installApp, makePublishedApp } from './apps.js';
 import { createTestApp, type TestApp } from './app.js';
 import { makeSuperadmin, makeTenantWithTeam } from './factories.js';
 
@@ -26,6 +27,8 @@ describe('bad input never produces a 5xx', () => {
     // Premium: every plan feature, so the feature-gated routes reach their validation too.
     const team = await makeTenantWithTeam(t.app, { plan: 'premium' });
     const sa = await makeSuperadmin(t.app);
+    const scopes = ['orders.read', 'menu.read', 'reservations.read', 'reservations.write'] as const;
+    const installed = await installApp(t.app, team, (await makePublishedApp(t.app, sa, { scopes: [...scopes] })).slug, [...scopes]);
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const failures: string[] = [];
     let calls = 0;
@@ -34,7 +37,7 @@ describe('bad input never produces a 5xx', () => {
       for (const method of Object.keys(ops)) {
         for (const value of PARAM_VALUES) {
           const url = path.replace('{slug}', team.slug).replace(/\{[^}]+\}/g, encodeURIComponent(value));
-          for (const headers of [{}, team.admin.headers, team.staff.headers, sa.headers, { authorization: 'Bearer garbage' }]) {
+          for (const headers of [{}, team.admin.headers, team.staff.headers, sa.headers, installed.headers, { authorization: 'Bearer garbage' }]) {
             const bodies = method === 'get' || method === 'delete' ? [undefined] : BODIES;
             for (const body of bodies) {
               const res = await t.app.inject({
@@ -109,6 +112,8 @@ describe('NUL, lone surrogates, far dates and unknown fields never produce a 5xx
     // Premium: every plan feature, so the feature-gated routes reach their validation too.
     const team = await makeTenantWithTeam(t.app, { plan: 'premium' });
     const sa = await makeSuperadmin(t.app);
+    const scopes = ['orders.read', 'menu.read', 'reservations.read', 'reservations.write'] as const;
+    const installed = await installApp(t.app, team, (await makePublishedApp(t.app, sa, { scopes: [...scopes] })).slug, [...scopes]);
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
     const failures: string[] = [];
     const unnamed: string[] = [];
@@ -146,8 +151,10 @@ describe('NUL, lone surrogates, far dates and unknown fields never produce a 5xx
         for (const param of ['f'.repeat(24), '%00', 'a%ED%A0%80']) {
           const url = at(param);
           const valid = param === 'f'.repeat(24);
-          for (const headers of [{}, team.admin.headers, team.staff.headers, sa.headers, { authorization: 'Bearer garbage' }] as Record<string, string>[]) {
-            const past = valid && headers === sa.headers;
+          // The public API's caller past its guard is an App installation with every scope.
+          const insider = path.startsWith('/public/') ? installed.headers : sa.headers;
+          for (const headers of [{}, team.admin.headers, team.staff.headers, insider, { authorization: 'Bearer garbage' }] as Record<string, string>[]) {
+            const past = valid && headers === insider;
             // Query strings: every parameter NUL, a lone surrogate, or a far date where it is a date.
             for (const text of ['%00', 'x%ED%A0%80', 'x%ED%B0%80']) {
               if (!query.length) break;

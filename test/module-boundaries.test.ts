@@ -19,7 +19,7 @@ import { MODULES } from '../src/app.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Tables no module owns: platform mechanisms' own storage. */
-const PLATFORM_TABLES = new Set(['idempotency_keys', 'rate_limit_hits']);
+const PLATFORM_TABLES = new Set(['idempotency_keys', 'rate_limit_hits', 'rate_limit_windows']);
 
 /** Platform files that read a module's table (read only, for the guard chain), by SQL table name. */
 const PLATFORM_READS: Record<string, string[]> = {

@@ -1,3 +1,4 @@
+import { APP_EVENT_TYPES, APP_SCOPES, APP_STATUSES, DELIVERY_STATUSES, INSTALLATION_STATUSES } from '../src/db/schema/apps.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_NATURES,
@@ -123,6 +124,20 @@ describe('/openapi.json', () => {
     expect(enumOf(receivable, 'status')).toEqual([...RECEIVABLE_STATUSES]);
     expect(enumOf(receivable, 'source')).toEqual([...RECEIVABLE_SOURCES]);
     expect(enumOf(answer('get', '/t/{slug}/accounting/bank'), 'type')).toEqual([...BANK_ACCOUNT_TYPES]);
+
+    for (const app of [answer('get', '/t/{slug}/admin/marketplace/apps'), answer('get', '/api/superadmin/apps')]) {
+      expect(enumOf(app, 'status')).toEqual([...APP_STATUSES]);
+      expect(resolve(resolve(app.properties!.scopes).items!).enum).toEqual([...APP_SCOPES]);
+    }
+    const installation = answer('get', '/t/{slug}/admin/marketplace/installations');
+    expect(enumOf(installation, 'status')).toEqual([...INSTALLATION_STATUSES]);
+    expect(resolve(resolve(installation.properties!.scopes).items!).enum).toEqual([...APP_SCOPES]);
+    const delivery = resolve(resolve(answer('get', '/t/{slug}/admin/marketplace/installations/{id}/deliveries').properties!.items).items!);
+    expect(enumOf(delivery, 'status')).toEqual([...DELIVERY_STATUSES]);
+    expect(enumOf(delivery, 'eventType')).toEqual([...APP_EVENT_TYPES]);
+    expect(enumOf(answer('post', '/t/{slug}/admin/marketplace/installations/{id}/webhooks/enable'), 'status')).toEqual([...INSTALLATION_STATUSES]);
+    expect(enumOf(answer('get', '/public/v1/orders'), 'status')).toEqual([...ORDER_STATUSES]);
+    expect(enumOf(answer('get', '/public/v1/reservations'), 'status')).toEqual([...RESERVATION_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/accounting/bank/{id}/statement'), 'status')).toEqual([...STATEMENT_LINE_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/admin/accounting/cash-flow'), 'method')).toEqual([...CASH_FLOW_METHODS]);
     expect(enumOf(answer('get', '/t/{slug}/dre/categories'), 'dreGroup')).toEqual([...EXPENSE_DRE_GROUPS]);

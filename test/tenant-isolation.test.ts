@@ -8,7 +8,8 @@ import { importedInvoices, salesSnapshots, suggestedPurchaseOrders, supplierItem
 import { BYPASS_USES, TENANT_ROLE, type TenantDb } from '../src/db/scopes.js';
 import { newId } from '../src/db/ids.js';
 import { createTestApp, type TestApp } from './app.js';
-import { makeMenuItem, makeModifierGroup, makePdv, makeReservation, makeTable, makeTenantWithTeam } from './factories.js';
+import { installApp, makePublishedApp } from './apps.js';
+import { makeMenuItem, makeModifierGroup, makePdv, makeReservation, makeSuperadmin, makeTable, makeTenantWithTeam } from './factories.js';
 
 /**
  * Tenant isolation enforced by PostgreSQL (migration 0008, src/db/scopes.ts): the catalog holds every
@@ -26,6 +27,9 @@ const SHARED_TABLES = [
   'socket_io_attachments', // the realtime adapter's own table (PostgreSQL only)
   'system_accounts', // the system default chart of accounts (spec: tenant null), read by every tenant, written by the superadmin's seed
   'ncm_codes', // the NCM table (Siscomex), loaded once, read by every tenant
+  'apps', // the marketplace's Apps, made by the platform operator, read by every tenant (published ones)
+  'api_keys', // legacy public API keys, bound to a person (who may belong to several tenants)
+  'rate_limit_windows', // the public API's rate-limit counters, keyed by credential or address
   'system_expense_categories', // the default expense categories (spec 2: tenant null), seeded by the migration, read by every tenant
 ];
 
@@ -271,6 +275,12 @@ async function fillTenant() {
   const day = nfce.json().emittedAt.slice(0, 10);
   const efd = await t.app.inject({ url: `/t/${team.slug}/accountant/export/efd?startDate=${day}&endDate=${day}`, headers: team.admin.headers });
   expect(efd.statusCode, efd.body).toBe(200);
+  // An App installed with webhooks: the order's next status change queues a delivery to it.
+  const operator = await makeSuperadmin(t.app);
+  const hooked = await makePublishedApp(t.app, operator, { scopes: ['orders.read', 'webhooks.subscribe'] });
+  await installApp(t.app, team, hooked.slug, ['orders.read', 'webhooks.subscribe']);
+  const confirmed = await t.app.inject({ method: 'PUT', url: `/t/${team.slug}/orders/${order.json()._id}/status`, headers: team.admin.headers, payload: { status: 'confirmed' } });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
   return team;
 }
 

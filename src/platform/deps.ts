@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Bypass, TenantDb } from '../db/scopes.js';
+import type { ApiCredentials } from './auth/api-credentials.js';
 import type { JwtSigner } from './auth/jwt.js';
 import type { MemberCache } from './auth/principal.js';
 import type { Clock } from './clock.js';
@@ -29,6 +30,8 @@ export interface Deps {
   jobs: Jobs;
   /** Socket.io events to the kitchen, inventory and order-tracking rooms; emit after commit. */
   realtime: Realtime;
+  /** The public developer API's credential check, plugged in by the apps module. */
+  apiCredentials: ApiCredentials;
   /** Outgoing mail (SMTP, the log, or memory in tests); send from a job, not while answering. */
   mail: Mailer;
 }

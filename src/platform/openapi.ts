@@ -15,7 +15,11 @@ export async function installOpenApi(app: FastifyInstance) {
         description: 'Menu, orders, stock, fiscal documents and accounting for Brazilian restaurants. Errors share one body: `{ statusCode, error, message, code?, details? }`.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          installationToken: { type: 'http', scheme: 'bearer', description: 'An App installation\'s access token (128 hex), public API only' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Legacy public API key (64 hex), deprecated; x-tenant-id for users of several tenants' },
+        },
       },
       security: [{ bearer: [] }],
     },

@@ -188,3 +188,81 @@ export async function countAccepted<T>(
     return null;
   }
 }
+
+/**
+ * A rolling-window counter for hot paths (the public API): one row per key holding the accepted hits
+ * per bucket of whole seconds (at most 60 buckets: 1 s for a minute's window), so a check is one statement whatever the
+ * limit, serialised per key by the row lock of its upsert. Exact to one bucket: a hit leaves the window
+ * at the end of its bucket's second. Rejected hits are not counted.
+ *
+ * A key found full is remembered in this process until its first bucket leaves the window: hits
+ * cannot come back sooner in any process, so a client hammering past its limit costs no query.
+ */
+type Counts = { secs: number[]; counts: number[] };
+
+export function rollingCounter(db: Db, clock: Clock) {
+  const fullUntil = new Map<string, { until: number; limit: number; resetAt: number }>();
+
+  function verdict(secs: number[], counts: number[], limit: number, windowS: number, nowS: number, allowed: boolean): RateLimitResult {
+    const pairs = secs.map((s, i) => [s, counts[i]] as const).sort((a, b) => a[0] - b[0]);
+    const used = pairs.reduce((sum, [, n]) => sum + n, 0);
+    const resetAt = pairs.length ? pairs[0][0] + windowS : nowS + windowS;
+    let retryAfter = 0;
+    if (!allowed) {
+      // The bucket whose expiry brings the count below the limit.
+      let left = used;
+      for (const [s, n] of pairs) {
+        left -= n;
+        if (left < limit) {
+          retryAfter = Math.max(1, s + windowS - nowS);
+          break;
+        }
+      }
+    }
+    return { allowed, limit, remaining: allowed ? Math.max(0, limit - used) : 0, resetAt, retryAfter };
+  }
+
+  return {
+    async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+      const now = clock.now().getTime();
+      const known = fullUntil.get(key);
+      if (known && known.until > now && known.limit === limit) {
+        return { allowed: false, limit, remaining: 0, resetAt: known.resetAt, retryAfter: Math.max(1, Math.ceil((known.until - now) / 1000)) };
+      }
+      if (known) fullUntil.delete(key);
+      // At most 60 buckets of whole seconds: a minute's window counts per second.
+      const bucketS = Math.max(1, Math.ceil(windowMs / 60_000));
+      const windowS = bucketS * Math.ceil(windowMs / 1000 / bucketS);
+      const nowS = Math.floor(now / 1000);
+      const bucket = nowS - (nowS % bucketS);
+      const since = bucket + bucketS - windowS - 1;
+      const rows = await db.execute<{ secs: number[]; counts: number[] }>(sql`
+        insert into rate_limit_windows as w (key, secs, counts) values (${key}, array[${bucket}]::bigint[], array[1])
+        on conflict (key) do update set
+          secs = array(select s from unnest(w.secs, w.counts) as x(s, n) where s > ${since} and s <> ${bucket} order by s) || ${bucket}::bigint,
+          counts = array(select n from unnest(w.secs, w.counts) as x(s, n) where s > ${since} and s <> ${bucket} order by s)
+            || (coalesce((select n from unnest(w.secs, w.counts) as x(s, n) where s = ${bucket}), 0) + 1)
+        where (select coalesce(sum(n), 0) from unnest(w.secs, w.counts) as x(s, n) where s > ${since}) < ${limit}
+        returning secs, counts`);
+      const written = rowsOf<Counts>(rows)[0];
+      if (written) return verdict(written.secs.map(Number), written.counts.map(Number), limit, windowS, nowS, true);
+      const current = rowsOf<Counts>(await db.execute<{ secs: number[]; counts: number[] }>(sql`
+        select array(select s from unnest(secs, counts) as x(s, n) where s > ${since}) as secs,
+               array(select n from unnest(secs, counts) as x(s, n) where s > ${since}) as counts
+        from rate_limit_windows where key = ${key}`))[0] ?? { secs: [], counts: [] };
+      const result = verdict(current.secs.map(Number), current.counts.map(Number), limit, windowS, nowS, false);
+      if (fullUntil.size > 10_000) fullUntil.clear();
+      fullUntil.set(key, { until: now + result.retryAfter * 1000, limit, resetAt: result.resetAt });
+      return result;
+    },
+    /** Forgets what this process remembers of full keys (tests that move the clock back). */
+    forget: () => fullUntil.clear(),
+  };
+}
+
+export type RollingCounter = ReturnType<typeof rollingCounter>;
+
+/** Rows of `db.execute` on either driver (node-postgres answers `{ rows }`, PGlite too). */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -14,3 +14,4 @@ export * from './accounting.js';
 export * from './dre.js';
 export * from './bom.js';
 export * from './fiscal.js';
+export * from './apps.js';

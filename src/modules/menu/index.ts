@@ -6,6 +6,7 @@ import { menuService } from './menu.service.js';
 
 export type { BomSource, ItemFiscalData, MenuService, ModifierSelection, OrderableItem } from './menu.service.js';
 export type { MenuBomView } from './menu.schemas.js';
+export { AdminMenuItem } from './menu.schemas.js';
 
 /** The menu (spec 4.5): categories, items, modifier groups, cached public reads, prices for orders. */
 export const menuModule = defineModule({

@@ -8,10 +8,10 @@ import { tenantsModule } from '../tenants/index.js';
 import { ordersRoutes } from './orders.routes.js';
 import { ordersService } from './orders.service.js';
 
-export type { OrdersService } from './orders.service.js';
-export { amountDue, RECEIPT_TTL_MS, toBillView } from './orders.service.js';
+export type { OrderEvent, OrderEventListener, OrdersService } from './orders.service.js';
+export { amountDue, RECEIPT_TTL_MS, toBillView, toOrderView } from './orders.service.js';
 export { billedQuantity } from './orders.bill.js';
-export { CheckoutOrder, CreateOrderBody, IdempotencyHeaders, Receipt, ReceiptParams, type CreateOrderInput } from './orders.schemas.js';
+export { CheckoutOrder, CreateOrderBody, Order, IdempotencyHeaders, Receipt, ReceiptParams, type CreateOrderInput } from './orders.schemas.js';
 export { FLOOR_ROLES } from './orders.routes.js';
 
 /** Orders, tabs and bills (spec 4.7); their payments are the payments module's. */

@@ -32,6 +32,8 @@ export interface FloorNeeds {
   announce(t: TenantDb, order: OrderRow, event: 'orderUpdate'): Promise<void>;
   /** Tells the stock listeners an order's lines or state changed (the merged order is cancelled). */
   stockChanged(tx: TenantTx, order: OrderRow): Promise<OrderRow>;
+  /** Tells the order-event listeners (the merged order is cancelled). */
+  orderEvent(tx: TenantTx, type: 'order.statusChanged', order: OrderRow, previousStatus: OrderRow['status']): Promise<void>;
   view(order: OrderRow): OrderView;
 }
 
@@ -45,7 +47,7 @@ const tableInUse = (tableNumber: number | string, orderNumber?: string) =>
   );
 const fmt = (quantity: number, line: OrderLine) => `${quantity}${line.unit === 'kg' ? ' kg' : ''} x ${line.name}`;
 
-export function floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, view }: FloorNeeds) {
+export function floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, orderEvent, view }: FloorNeeds) {
   // The reservations module asks, through the tables module, which order is open on a table (to seat a party at its tab).
   tables.setOrderLookup(async (tx, tableId) => {
     const o = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
@@ -156,6 +158,7 @@ export function floorOperations({ clock, tables, tenants, load, rewrite, assertB
         });
         await releaseTable(tx, cancelled);
         await stockChanged(tx, cancelled);
+        await orderEvent(tx, 'order.statusChanged', cancelled, source.status);
         await tables.tabEvent(tx, { kind: 'merged', orderId: source.id, into: into.id });
         return { from: cancelled, to: merged };
       });

@@ -176,6 +176,19 @@ export type BillListener = (tx: TenantTx, order: OrderRow) => Promise<OrderRow>;
  */
 export type StockListener = (tx: TenantTx, order: OrderRow) => Promise<void>;
 
+/**
+ * Told, inside the order's transaction, that an order was created (a guest's, staff's, wallet or split
+ * part; not a round joining a tab) or changed status: where the apps module queues its webhooks, so an
+ * event exists exactly when its change commits.
+ */
+export type OrderEventListener = (tx: TenantTx, event: OrderEvent) => Promise<void>;
+export interface OrderEvent {
+  type: 'order.created' | 'order.statusChanged';
+  order: OrderRow;
+  /** The status before the change; null for `order.created`. */
+  previousStatus: OrderStatus | null;
+}
+
 export interface OrdersDeps {
   menu: MenuService;
   tables: TablesService;
@@ -296,6 +309,10 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
   const cancelListeners: CancelListener[] = [];
   const billListeners: BillListener[] = [];
   const stockListeners: StockListener[] = [];
+  const eventListeners: OrderEventListener[] = [];
+  async function orderEvent(tx: TenantTx, type: OrderEvent['type'], order: OrderRow, previousStatus: OrderStatus | null) {
+    for (const listener of eventListeners) await listener(tx, { type, order, previousStatus });
+  }
   /** Runs the stock listeners on `order` (after it was written), and answers it. */
   async function stockChanged(tx: TenantTx, order: OrderRow): Promise<OrderRow> {
     for (const listener of stockListeners) await listener(tx, order);
@@ -459,7 +476,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
     /** For the income statement: the bills of the orders paid in full in a range, summed (orders.sales.ts). */
     salesOfPeriod,
     // Running the floor (issue 11): move-table, merge, move-lines.
-    ...floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, view: toOrderView }),
+    ...floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, orderEvent, view: toOrderView }),
     announce,
     toKitchen,
     /** The guest checkout answer for an order of `tenant`. */
@@ -550,7 +567,9 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
             if (isTab) await tables.setStatus(tx, table!._id, 'occupied');
             // A seated reservation of the table gets its tab (through the tables module's tab events).
             if (isTab) await tables.tabEvent(tx, { kind: 'opened', tableId: table!._id, orderId: row.id });
-            return opts.onInsert ? opts.onInsert(tx, row) : row;
+            const created = opts.onInsert ? await opts.onInsert(tx, row) : row;
+            await orderEvent(tx, 'order.created', created, null);
+            return created;
           });
           await announce(tenant.db, order, joinedTabs.has(order) ? 'orderUpdate' : 'newOrder');
           return order;
@@ -633,6 +652,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
           ...(paymentMethod ? { paymentMethod } : {}),
         });
         await releaseTable(tx, closed);
+        await orderEvent(tx, 'order.statusChanged', closed, current.status);
         return stockChanged(tx, closed);
       });
       await announce(ctx.db, order, 'orderUpdate');
@@ -666,6 +686,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
         });
         if (status === 'cancelled' && updated.amountPaid > 0) for (const listener of cancelListeners) updated = await listener(tx, updated);
         if (!isOpen(status)) await releaseTable(tx, updated);
+        await orderEvent(tx, 'order.statusChanged', updated, current.status);
         return stockChanged(tx, updated);
       });
       if (changed) await announce(ctx.db, order, 'orderUpdate');
@@ -738,6 +759,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
             }),
           );
         }
+        for (const child of children) await orderEvent(tx, 'order.created', child, null);
         // The parent is closed for payments and edits from now on: its parts carry the bill.
         const closed = await stockChanged(tx, await q.updateOrder(tx.db, tx.tenantId, parent.id, { splitAt: clock.now() }));
         return { parent: closed, children };
@@ -884,6 +906,11 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
     /** `listener` runs inside the transaction of every change of an order's lines or state that may move stock (see `StockListener`). */
     onStockChange(listener: StockListener) {
       stockListeners.push(listener);
+    },
+
+    /** `listener` runs inside the transaction that creates an order or changes its status (see `OrderEventListener`). */
+    onOrderEvent(listener: OrderEventListener) {
+      eventListeners.push(listener);
     },
 
     /** `listener` runs inside the transaction that cancels an order with money taken. */

@@ -6,6 +6,7 @@ import { reservationsRoutes } from './reservations.routes.js';
 import { reservationsService } from './reservations.service.js';
 
 export type { ReservationsService } from './reservations.service.js';
+export { CreateReservationBody, Reservation, type CreateReservationInput } from './reservations.schemas.js';
 
 /**
  * Reservations (spec 4.6), restaurants only; the public create may be rate limited (RESERVATION_RATE_LIMIT).

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { Clock } from '../clock.js';
+import { rollingCounter } from '../rate-limit.js';
+import { guardApiRoute, type ApiCredentials, type ApiRule } from './api-credentials.js';
 import type { TenantDb } from '../../db/scopes.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { TenantRef, TenantResolver } from '../tenancy.js';
@@ -27,6 +31,8 @@ export interface AuthRule {
   feature?: PlanFeature;
   /** Name of a path param holding a branch id the user must be assigned to. */
   branchParam?: string;
+  /** A public developer API route (`/public/v1`): App installation token or legacy key, and the scope it needs. */
+  api?: ApiRule;
 }
 
 /** What a branch-scoped user may act on; `all` for admins, accountants and superadmins. */
@@ -101,13 +107,18 @@ export interface GuardDeps {
   jwt: JwtSigner;
   tenants: TenantResolver;
   members: MemberCache;
+  apiCredentials: ApiCredentials;
+  config: Config;
+  clock: Clock;
 }
 
 /** Installs the guard chain on every route registered in `scope` (and its children). */
-export function installGuards(scope: FastifyInstance, { db, jwt, tenants, members }: GuardDeps) {
+export function installGuards(scope: FastifyInstance, { db, jwt, tenants, members, apiCredentials, config, clock }: GuardDeps) {
   scope.decorateRequest('ctx', null);
   scope.decorateRequest('tenant', null);
   scope.decorateRequest('principal', null);
+  scope.decorateRequest('apiCaller', null);
+  const apiGuard = { credentials: apiCredentials, counter: rollingCounter(db, clock), config, clock };
 
   async function resolveTenant(req: FastifyRequest): Promise<TenantRef | null> {
     const slug = (req.params as Record<string, string> | undefined)?.slug;
@@ -118,8 +129,17 @@ export function installGuards(scope: FastifyInstance, { db, jwt, tenants, member
     return tenant;
   }
 
-  scope.addHook('onRequest', async (req) => {
+  scope.addHook('onRequest', async (req, reply) => {
     const rule: AuthRule = req.routeOptions.config.auth ?? {};
+    if (rule.api) {
+      const caller = await guardApiRoute(req, reply, rule.api, apiGuard);
+      if (!caller) return reply;
+      req.apiCaller = caller;
+      req.tenant = caller.tenant;
+      req.principal = caller.user;
+      req.ctx = { tenantId: caller.tenant.id, db: caller.tenant.db, tenant: caller.tenant, user: caller.user, role: caller.role, branchScope: { all: true } };
+      return;
+    }
     if (rule.public || (rule.optional && !req.headers.authorization)) {
       req.tenant = await resolveTenant(req);
       return;
