@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -8,7 +9,7 @@ import { installApp, makePublishedApp } from '../../../test/apps.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeMenuItem, makeSuperadmin, makeTenantWithTeam, type TestUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
-import type { AppScope } from '../../db/schema/apps.js';
+import { appWebhookDeliveries, type AppScope } from '../../db/schema/apps.js';
 import { appsJobs } from './apps.jobs.js';
 
 let t: TestApp;
@@ -209,6 +210,27 @@ describe('retries', () => {
     expect(new Set(rx.requests.map((r) => r.body)).size).toBe(1);
     expect(new Set(rx.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([d.eventId]));
     for (const r of rx.requests) independentlyVerified(inst.secret, r);
+    await rx.close();
+  });
+
+  it('takes an attempt again when the run that claimed it died before recording it (the queue retries that run)', async () => {
+    const team = await makeTenantWithTeam(t.app);
+    const rx = await scripted([{ status: 200 }]);
+    const inst = await installed(team, rx.url);
+    await placeOrder(team);
+    const [queued] = (await deliveries(team, inst.id)).items;
+    expect(queued).toMatchObject({ status: 'pending', attemptCount: 0 });
+    // The state a process leaves when it stops after claiming attempt 1: counted, in flight, not recorded.
+    await t.app.deps.tenantDb(team.tenant._id).run((tx) =>
+      tx.db.update(appWebhookDeliveries).set({ attemptCount: 1, nextAttemptAt: null }).where(eq(appWebhookDeliveries.id, queued._id)),
+    );
+    expect(await t.app.services.webhooks.deliver({ tenantId: team.tenant._id, deliveryId: queued._id, attempt: 1 })).toBe('delivered');
+    expect(rx.requests).toHaveLength(1);
+    const [d] = (await deliveries(team, inst.id)).items;
+    expect(d).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([200]);
+    await drain();
+    expect(rx.requests).toHaveLength(1);
     await rx.close();
   });
 
