@@ -218,3 +218,29 @@ describe('versioning (spec 9)', () => {
     expect(LEGACY_KEY_SUCCESSOR).toMatch(/installation-tokens/);
   });
 });
+
+describe('the planned per-endpoint limits (PUBLIC_API_ENDPOINT_LIMITS=on)', () => {
+  it('limit POST /public/v1/reservations to 10 a minute per credential beside the global limit', async () => {
+    const own = await createTestApp({
+      publicApi: { rateLimit: { limit: 200, windowMs: 60_000 }, endpointLimits: true, deprecations: {}, legacyKey: null },
+    });
+    try {
+      const operator = await makeSuperadmin(own.app);
+      const team = await makeTenantWithTeam(own.app);
+      const a = await makePublishedApp(own.app, operator, { scopes: [...ALL] });
+      const { headers } = await installApp(own.app, team, a.slug, [...ALL]);
+      const date = new Date(own.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
+      const post = () =>
+        own.app.inject({ method: 'POST', url: '/public/v1/reservations', headers, payload: { customerName: 'Rui', customerPhone: '11987654321', date, time: '19:00', partySize: 2 } });
+      for (let i = 0; i < 10; i++) expect((await post()).statusCode).toBe(201);
+      const over = await post();
+      expect(over.statusCode).toBe(429);
+      expect(over.headers['x-ratelimit-limit']).toBe('10');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      // The other routes keep their own budgets.
+      expect((await own.app.inject({ method: 'GET', url: '/public/v1/reservations', headers })).json()).toHaveLength(10);
+    } finally {
+      await own.close();
+    }
+  });
+});
