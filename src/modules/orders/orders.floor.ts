@@ -47,7 +47,8 @@ const tableInUse = (tableNumber: number | string, orderNumber?: string) =>
   );
 const fmt = (quantity: number, line: OrderLine) => `${quantity}${line.unit === 'kg' ? ' kg' : ''} x ${line.name}`;
 
-export function floorOperations({ clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, orderEvent, view }: FloorNeeds) {
+export function floorOperations(needs: FloorNeeds) {
+  const { clock, tables, tenants, load, rewrite, assertBillEditable, releaseTable, announce, stockChanged, orderEvent, view } = needs;
   // The reservations module asks, through the tables module, which order is open on a table (to seat a party at its tab).
   tables.setOrderLookup(async (tx, tableId) => {
     const o = await q.findActiveOnTable(tx.db, tx.tenantId, tableId);
