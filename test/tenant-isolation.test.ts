@@ -371,6 +371,20 @@ describe('the bypass', () => {
     expect([...used].sort()).toEqual([...BYPASS_USES].sort());
   });
 
+  it('has one SECURITY DEFINER function, the public API\'s token lookup, that only the tenant role may call', async () => {
+    const fns = await t.db.database.owner((db) =>
+      rows<{ name: string; public: boolean; tenant: boolean }>(
+        db,
+        sql`select p.proname as name,
+                   has_function_privilege('public', p.oid, 'execute') as public,
+                   has_function_privilege(${TENANT_ROLE}, p.oid, 'execute') as tenant
+            from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = 'public' and p.prosecdef`,
+      ),
+    );
+    expect(fns).toEqual([{ name: 'installation_by_token_lookup', public: false, tenant: true }]);
+  });
+
   it('is the only way out of a tenant scope: no module sets the role or the tenant setting itself', () => {
     const allowed = new Set(['db/scopes.ts', 'db/client.ts']);
     for (const file of sourceFiles(join(import.meta.dirname, '../src'))) {

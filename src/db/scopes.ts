@@ -51,8 +51,6 @@ export const BYPASS_USES = [
   'payment-sweep',
   /** The superadmin's seed of the system chart of accounts (`system_accounts`, shared, read-only to tenants). */
   'system-chart-seed',
-  /** The public API's bearer token names an installation; its tenant is not known until it is found. */
-  'installation-token',
   /** The platform operator's view of an App across tenants (active installations) and its kill-switch (revoke them all). */
   'app-operator',
 ] as const;

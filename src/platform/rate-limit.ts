@@ -3,7 +3,7 @@ import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import type { TenantDb, TenantTx } from '../db/scopes.js';
-import { rateLimitHits } from '../db/schema/rate-limits.js';
+import { rateLimitHits, rateLimitWindows } from '../db/schema/rate-limits.js';
 import type { Clock } from './clock.js';
 
 /** The 429 body of section 8 of the spec: exactly `{ statusCode: 429, message }`. */
@@ -202,6 +202,23 @@ type Counts = { secs: number[]; counts: number[] };
 
 export function rollingCounter(db: Db, clock: Clock) {
   const fullUntil = new Map<string, { until: number; limit: number; resetAt: number }>();
+  // A prepared statement (planned once per connection): the check and the count of a hit, under the key's row lock.
+  const w = sql.raw('"rate_limit_windows"');
+  const [pKey, pBucket, pSince, pLimit] = (['key', 'bucket', 'since', 'limit'] as const).map((name) => sql.placeholder(name));
+  const kept = sql`from unnest(${w}.secs, ${w}.counts) as x(s, n) where s > ${pSince}::bigint`;
+  const hitStatement = db
+    .insert(rateLimitWindows)
+    .values({ key: sql`${pKey}::text`, secs: sql`array[${pBucket}::bigint]`, counts: sql`array[1]` })
+    .onConflictDoUpdate({
+      target: rateLimitWindows.key,
+      set: {
+        secs: sql`array(select s ${kept} and s <> ${pBucket}::bigint order by s) || ${pBucket}::bigint`,
+        counts: sql`array(select n ${kept} and s <> ${pBucket}::bigint order by s) || (coalesce((select n ${kept} and s = ${pBucket}::bigint), 0) + 1)`,
+      },
+      setWhere: sql`(select coalesce(sum(n), 0) ${kept}) < ${pLimit}::int`,
+    })
+    .returning({ secs: rateLimitWindows.secs, counts: rateLimitWindows.counts })
+    .prepare('rate_limit_hit');
 
   function verdict(secs: number[], counts: number[], limit: number, windowS: number, nowS: number, allowed: boolean): RateLimitResult {
     const pairs = secs.map((s, i) => [s, counts[i]] as const).sort((a, b) => a[0] - b[0]);
@@ -236,15 +253,7 @@ export function rollingCounter(db: Db, clock: Clock) {
       const nowS = Math.floor(now / 1000);
       const bucket = nowS - (nowS % bucketS);
       const since = bucket + bucketS - windowS - 1;
-      const rows = await db.execute<{ secs: number[]; counts: number[] }>(sql`
-        insert into rate_limit_windows as w (key, secs, counts) values (${key}, array[${bucket}]::bigint[], array[1])
-        on conflict (key) do update set
-          secs = array(select s from unnest(w.secs, w.counts) as x(s, n) where s > ${since} and s <> ${bucket} order by s) || ${bucket}::bigint,
-          counts = array(select n from unnest(w.secs, w.counts) as x(s, n) where s > ${since} and s <> ${bucket} order by s)
-            || (coalesce((select n from unnest(w.secs, w.counts) as x(s, n) where s = ${bucket}), 0) + 1)
-        where (select coalesce(sum(n), 0) from unnest(w.secs, w.counts) as x(s, n) where s > ${since}) < ${limit}
-        returning secs, counts`);
-      const written = rowsOf<Counts>(rows)[0];
+      const written = (await hitStatement.execute({ key, bucket, since, limit }))[0];
       if (written) return verdict(written.secs.map(Number), written.counts.map(Number), limit, windowS, nowS, true);
       const current = rowsOf<Counts>(await db.execute<{ secs: number[]; counts: number[] }>(sql`
         select array(select s from unnest(secs, counts) as x(s, n) where s > ${since}) as secs,
@@ -254,6 +263,11 @@ export function rollingCounter(db: Db, clock: Clock) {
       if (fullUntil.size > 10_000) fullUntil.clear();
       fullUntil.set(key, { until: now + result.retryAfter * 1000, limit, resetAt: result.resetAt });
       return result;
+    },
+    /** Whether this process already knows `key` is full (no query): the hit it would count is refused. */
+    knownFull(key: string): boolean {
+      const known = fullUntil.get(key);
+      return known !== undefined && known.until > clock.now().getTime();
     },
     /** Forgets what this process remembers of full keys (tests that move the clock back). */
     forget: () => fullUntil.clear(),

@@ -26,6 +26,7 @@ const TTL_MS = 5_000;
  */
 export function tenantResolver(db: Db, bind: (tenantId: string) => TenantDb) {
   const cache = new Map<string, { ref: TenantRef | null; until: number }>();
+  const idCache = new Map<string, { ref: TenantRef | null; until: number }>();
   const columns = {
     id: tenants.id,
     slug: tenants.slug,
@@ -51,9 +52,25 @@ export function tenantResolver(db: Db, bind: (tenantId: string) => TenantDb) {
       const [row] = await db.select(columns).from(tenants).where(eq(tenants.id, id));
       return row ? { ...row, db: bind(row.id) } : null;
     },
+    /** A tenant by id, cached like `bySlug` (the public API's guard, which finds the tenant of a token). */
+    async byIdCached(id: string): Promise<TenantRef | null> {
+      const hit = idCache.get(id);
+      const now = Date.now();
+      if (hit && hit.until > now) return hit.ref;
+      const [row] = await db.select(columns).from(tenants).where(eq(tenants.id, id));
+      const ref = row ? { ...row, db: bind(row.id) } : null;
+      if (idCache.size > 10_000) idCache.clear();
+      idCache.set(id, { ref, until: now + TTL_MS });
+      return ref;
+    },
     forget(slug?: string) {
-      if (slug) cache.delete(slug);
-      else cache.clear();
+      if (!slug) {
+        cache.clear();
+        idCache.clear();
+        return;
+      }
+      cache.delete(slug);
+      for (const [id, entry] of idCache) if (entry.ref?.slug === slug) idCache.delete(id);
     },
   };
 }

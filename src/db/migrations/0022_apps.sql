@@ -1,4 +1,5 @@
-CREATE TABLE "rate_limit_windows" (
+-- rate_limit_windows is UNLOGGED: counters need no WAL (a crash only resets the windows), so a hit on the hot path commits without a WAL flush.
+CREATE UNLOGGED TABLE "rate_limit_windows" (
 	"key" text PRIMARY KEY NOT NULL,
 	"secs" bigint[] NOT NULL,
 	"counts" integer[] NOT NULL

@@ -22,13 +22,14 @@ const KEY = /^[0-9a-f]{64}$/;
 
 /**
  * The public API's credentials (spec section 5). An installation token is found by its first 16 hex
- * characters (a unique index), and its bcrypt hash is compared once: the verified token is remembered by
- * its SHA-256 for a few minutes. Every call still reads the installation's status (one indexed row), so a
+ * characters (a unique index, read through one SECURITY DEFINER function: the tenant is not known yet), and
+ * its bcrypt hash is compared once: the verified token is remembered by its SHA-256 for a few minutes. Every
+ * call still reads the installation's status (one indexed row), so a
  * revocation (the tenant's or the kill-switch) refuses the token on the next call in every process.
  * Legacy keys are SHA-256 stored, bound to a user, 30 days.
  */
 export function credentials(deps: ModuleDeps, { users }: { users: UsersService }): ApiAuthenticator {
-  const { bypass, db, clock, tenants } = deps;
+  const { db, clock, tenants } = deps;
   const verified = new Map<string, { installationId: string; until: number }>();
   const refused = new Map<string, number>();
   let running = 0;
@@ -51,7 +52,7 @@ export function credentials(deps: ModuleDeps, { users }: { users: UsersService }
   }
 
   async function tenantOf(tenantId: string) {
-    const tenant = await tenants.byId(tenantId);
+    const tenant = await tenants.byIdCached(tenantId);
     if (!tenant) return null;
     if (!tenant.isActive) throw new HttpError(403, 'This tenant is deactivated', 'tenant_inactive');
     return tenant;
@@ -60,7 +61,7 @@ export function credentials(deps: ModuleDeps, { users }: { users: UsersService }
   return {
     async byToken(token) {
       if (!TOKEN.test(token)) return null;
-      const row = await bypass('installation-token', (tx) => findByTokenLookup(tx, token.slice(0, TOKEN_LOOKUP_LENGTH)));
+      const row = await findByTokenLookup(db, token.slice(0, TOKEN_LOOKUP_LENGTH));
       const digest = sha256(token);
       if (!row || row.status !== 'active') {
         verified.delete(digest);
@@ -87,6 +88,11 @@ export function credentials(deps: ModuleDeps, { users }: { users: UsersService }
         scopes: row.scopes,
         installationId: row.id,
       } satisfies ApiCaller;
+    },
+
+    isVerified(token) {
+      const known = TOKEN.test(token) ? verified.get(sha256(token)) : undefined;
+      return known !== undefined && known.until > Date.now();
     },
 
     async byKey(key, tenantHeader) {

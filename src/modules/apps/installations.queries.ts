@@ -1,6 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { appInstallations, apps } from '../../db/schema/apps.js';
+import { appInstallations, apps, type AppScope, type InstallationStatus } from '../../db/schema/apps.js';
 
 export type InstallationRow = typeof appInstallations.$inferSelect;
 
@@ -24,21 +24,26 @@ export async function listActiveWithApps(db: Db, tenantId: string) {
     .orderBy(desc(appInstallations.createdAt));
 }
 
-/** The guard's lookup: the installation whose token starts with `lookup` (any tenant: run it through the bypass). */
+/**
+ * The guard's lookup: the installation whose token starts with `lookup`, in any tenant, through the
+ * SECURITY DEFINER function of migration 0023 (one statement on the shared handle; see docs/decisions.md).
+ */
 export async function findByTokenLookup(db: Db, lookup: string) {
-  const [row] = await db
-    .select({
-      id: appInstallations.id,
-      tenantId: appInstallations.tenantId,
-      installedBy: appInstallations.installedBy,
-      scopes: appInstallations.scopes,
-      status: appInstallations.status,
-      accessTokenHash: appInstallations.accessTokenHash,
-    })
-    .from(appInstallations)
-    .where(eq(appInstallations.tokenLookup, lookup));
-  return row ?? null;
+  const result = await db.execute<TokenRow>(sql`select * from installation_by_token_lookup(${lookup})`);
+  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: TokenRow[] }).rows) as TokenRow[];
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    installedBy: row.installed_by,
+    scopes: row.scopes as AppScope[],
+    status: row.status as InstallationStatus,
+    accessTokenHash: row.access_token_hash,
+  };
 }
+
+type TokenRow = { id: string; tenant_id: string; installed_by: string; scopes: string[]; status: string; access_token_hash: string };
 
 export async function revokeInstallation(db: Db, tenantId: string, id: string, at: Date): Promise<InstallationRow> {
   const [row] = await db

@@ -161,6 +161,25 @@ describe('rate limit (spec 8)', () => {
     expect((await get('/public/v1/menu/items', headers)).statusCode).toBe(429);
   });
 
+  it('limits bad tokens per address, without a lookup once the address is full, while verified Apps there go on', async () => {
+    const known = await installed(['menu.read']);
+    const fresh = await installed(['menu.read']);
+    const from = { remoteAddress: '203.0.113.7' };
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', headers: known.headers, ...from })).statusCode).toBe(200);
+    const bad = { authorization: `Bearer ${'e'.repeat(128)}` };
+    for (let i = 0; i < 200; i++) expect((await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', headers: bad, ...from })).statusCode).toBe(401);
+    const over = await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', headers: bad, ...from });
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    // Missing credentials from there are refused the same way.
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', ...from })).statusCode).toBe(429);
+    // The App this process verified keeps its own budget; one it never saw waits out the address's window.
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', headers: known.headers, ...from })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', headers: fresh.headers, ...from })).statusCode).toBe(429);
+    // Other addresses are not affected.
+    expect((await t.app.inject({ method: 'GET', url: '/public/v1/menu/items', headers: fresh.headers, remoteAddress: '203.0.113.8' })).statusCode).toBe(200);
+  });
+
   it('is shared by every process on the database', async () => {
     if (t.db.database.kind === 'pglite') return; // one process per PGlite data dir
     const second = await buildApp({ database: t.db.database, config: testConfig(), clock: t.clock, logger: false, jobs: { workers: false, poolSize: 1 } });

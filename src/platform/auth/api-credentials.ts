@@ -31,6 +31,8 @@ export interface ApiAuthenticator {
    * the 400 (several tenants, no header) and 401 (a tenant that is not the user's) of section 5.
    */
   byKey(key: string, tenantHeader: string | undefined): Promise<ApiCaller | null>;
+  /** Whether this process verified `token` recently (no query): a known caller, not a stranger. */
+  isVerified(token: string): boolean;
 }
 
 declare module 'fastify' {
@@ -112,6 +114,16 @@ export async function guardApiRoute(req: FastifyRequest, reply: FastifyReply, ru
   const token = bearer(req);
   const key = req.headers['x-api-key'];
   const tenantHeader = req.headers['x-tenant-id'];
+  const ipKey = `api-ip:${req.ip}`;
+  // An address already over its limit, with a credential this process has not verified: refused before any
+  // lookup, so a flood of bad tokens from one address costs no query (an App behind it waits out the window).
+  if (deps.counter.knownFull(ipKey) && !(token && auth.isVerified(token))) {
+    const counted = await deps.counter.hit(ipKey, limit.limit, limit.windowMs);
+    if (!counted.allowed) {
+      sendRateLimited(reply, counted);
+      return null;
+    }
+  }
   let caller: ApiCaller | null = null;
   let refusal: HttpError | null = null;
   try {
@@ -121,7 +133,7 @@ export async function guardApiRoute(req: FastifyRequest, reply: FastifyReply, ru
     if (!(err instanceof HttpError)) throw err;
     refusal = err;
   }
-  const counted = await deps.counter.hit(caller ? `api:${caller.credential}` : `api-ip:${req.ip}`, limit.limit, limit.windowMs);
+  const counted = await deps.counter.hit(caller ? `api:${caller.credential}` : ipKey, limit.limit, limit.windowMs);
   setRateLimitHeaders(reply, counted);
   if (!counted.allowed) {
     sendRateLimited(reply, counted);
