@@ -1,7 +1,8 @@
 /**
  * How a simulated provider sends its webhooks: the exact body, signed when it has a secret, posted through
  * its `WebhookDeliverer` and retried when the receiver does not answer 2xx; every attempt is recorded.
- * Shared by the simulators that send webhooks (gateway_a, pix_psp); each adds what its attempts are about.
+ * Shared by the simulators that send webhooks (gateway_a, pix_psp; provider_a, provider_c one per URL: `perUrlWebhookSender`);
+ * each adds what its attempts are about.
  */
 import type { Clock } from '../../platform/clock.js';
 import { describeError, type ProviderLogger } from '../http.js';
@@ -39,19 +40,15 @@ export interface WebhookSenderOptions {
   retryDelaysMs: number[];
 }
 
-/** Sends webhooks whose attempts are recorded as `M` (what they are about) plus the attempt. */
-export function retryingWebhookSender<M extends object>({ clock, log, provider, userAgent, signatureHeader, target, retryDelaysMs }: WebhookSenderOptions) {
-  type Delivery = M & DeliveryAttempt;
-  const deliveries: Delivery[] = [];
-  const listeners = new Set<(d: Delivery) => void>();
-  const retryTimers = new Map<NodeJS.Timeout, () => void>(); // timer -> settles its tracked promise
-  const inFlight = new Set<Promise<unknown>>();
-  let closed = false;
+/** The last 1000 deliveries `D`, and who is told of each. */
+function deliveryRecord<D>() {
+  const deliveries: D[] = [];
+  const listeners = new Set<(d: D) => void>();
 
-  function emit(d: Delivery) {
+  function emit(d: D) {
     deliveries.push(d);
     if (deliveries.length > 1000) deliveries.splice(0, deliveries.length - 1000);
-    for (const l of listeners) {
+    for (const l of [...listeners]) {
       try {
         l(d);
       } catch {
@@ -59,6 +56,40 @@ export function retryingWebhookSender<M extends object>({ clock, log, provider, 
       }
     }
   }
+
+  /** Calls `listener` after each webhook attempt; returns an unsubscribe function. */
+  function onDelivery(listener: (d: D) => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  /** Resolves with the next delivery attempt matching `filter` (rejects after `timeoutMs`). */
+  function nextDelivery(filter: (d: D) => boolean = () => true, timeoutMs = 5_000): Promise<D> {
+    return new Promise<D>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        listeners.delete(l);
+        reject(new Error(`no webhook delivery within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const l = (d: D) => {
+        if (!filter(d)) return;
+        clearTimeout(timer);
+        listeners.delete(l);
+        resolve(d);
+      };
+      listeners.add(l);
+    });
+  }
+
+  return { deliveries: deliveries as readonly D[], emit, onDelivery, nextDelivery };
+}
+
+/** Sends webhooks whose attempts are recorded as `M` (what they are about) plus the attempt. */
+export function retryingWebhookSender<M extends object>({ clock, log, provider, userAgent, signatureHeader, target, retryDelaysMs }: WebhookSenderOptions) {
+  type Delivery = M & DeliveryAttempt;
+  const { deliveries, emit, onDelivery, nextDelivery } = deliveryRecord<Delivery>();
+  const retryTimers = new Map<NodeJS.Timeout, () => void>(); // timer -> settles its tracked promise
+  const inFlight = new Set<Promise<unknown>>();
+  let closed = false;
 
   function track<T>(p: Promise<T>): Promise<T> {
     inFlight.add(p);
@@ -102,33 +133,13 @@ export function retryingWebhookSender<M extends object>({ clock, log, provider, 
   }
 
   return {
-    deliveries: deliveries as readonly Delivery[],
+    deliveries,
 
     /** Sends `body` (signed with `signature`, when given); resolves with the first attempt, retries go on in the background. */
     send: (meta: M, body: string, signature: string | null): Promise<Delivery> => track(attempt(meta, body, signature, 1)),
 
-    /** Calls `listener` after each webhook attempt; returns an unsubscribe function. */
-    onDelivery(listener: (d: Delivery) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-
-    /** Resolves with the next delivery attempt matching `filter` (rejects after `timeoutMs`). */
-    nextDelivery(filter: (d: Delivery) => boolean = () => true, timeoutMs = 5_000): Promise<Delivery> {
-      return new Promise<Delivery>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          listeners.delete(l);
-          reject(new Error(`no webhook delivery within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const l = (d: Delivery) => {
-          if (!filter(d)) return;
-          clearTimeout(timer);
-          listeners.delete(l);
-          resolve(d);
-        };
-        listeners.add(l);
-      });
-    },
+    onDelivery,
+    nextDelivery,
 
     /** Resolves when no webhook delivery (retries included) is under way. */
     async idle(): Promise<void> {
@@ -144,6 +155,51 @@ export function retryingWebhookSender<M extends object>({ clock, log, provider, 
       }
       retryTimers.clear();
       await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+export type PerUrlWebhookSenderOptions = Omit<WebhookSenderOptions, 'target'> & {
+  /** Read at each attempt, so a change of deliverer applies to the retries. */
+  deliver: () => WebhookDeliverer;
+};
+
+/**
+ * Sends webhooks to the URL each call names (none: nowhere) through one `retryingWebhookSender` per URL, so each
+ * retry goes where its first attempt went; the attempts to all URLs are recorded and reported together.
+ */
+export function perUrlWebhookSender<M extends object>({ deliver, ...options }: PerUrlWebhookSenderOptions) {
+  type Sender = ReturnType<typeof retryingWebhookSender<M>>;
+  const senders = new Map<string, Sender>(); // no URL: ''
+  const { deliveries, emit, onDelivery, nextDelivery } = deliveryRecord<M & DeliveryAttempt>();
+
+  function senderFor(url: string | null): Sender {
+    let s = senders.get(url ?? '');
+    if (!s) {
+      s = retryingWebhookSender<M>({ ...options, target: () => ({ url, deliver: deliver() }) });
+      s.onDelivery(emit);
+      senders.set(url ?? '', s);
+    }
+    return s;
+  }
+
+  return {
+    deliveries,
+
+    /** Sends `body` to `url` (signed with `signature`, when given); resolves with the first attempt, retries go on in the background. */
+    send: (url: string | null, meta: M, body: string, signature: string | null) => senderFor(url).send(meta, body, signature),
+
+    onDelivery,
+    nextDelivery,
+
+    /** Resolves when no webhook delivery (retries included) is under way. */
+    async idle(): Promise<void> {
+      await Promise.all([...senders.values()].map((s) => s.idle()));
+    },
+
+    /** Cancels pending retries and waits for the attempts under way. */
+    async close(): Promise<void> {
+      await Promise.all([...senders.values()].map((s) => s.close()));
     },
   };
 }
