@@ -29,6 +29,7 @@ import { bomModule } from './modules/bom/index.js';
 import { dreModule } from './modules/dre/index.js';
 import { fiscalModule } from './modules/fiscal/index.js';
 import { appsModule } from './modules/apps/index.js';
+import { deliveryModule } from './modules/delivery/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
 import { tablesModule } from './modules/tables/index.js';
@@ -95,6 +96,7 @@ export const MODULES = [
   bomModule,
   fiscalModule,
   appsModule,
+  deliveryModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

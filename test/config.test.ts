@@ -32,7 +32,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env({ NODE_ENV: 'production' }))).toThrow(ConfigError);
     expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off' }))).toThrow(/WALLET_MODE/);
     expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator' }))).toThrow(/PIX_PSP_MODE/);
-    const ok = loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'off' }));
+    expect(() => loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'off' }))).toThrow(/PROVIDER_A_MODE/);
+    const delivery = { PROVIDER_A_MODE: 'off', PROVIDER_B_MODE: 'off', PROVIDER_C_MODE: 'off' };
+    const ok = loadConfig(env({ NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'off', ...delivery }));
     expect(ok.integrations?.gatewayA.mode).toBe('off');
   });
 });

@@ -1,4 +1,5 @@
 import { APP_EVENT_TYPES, APP_SCOPES, APP_STATUSES, DELIVERY_STATUSES, INSTALLATION_STATUSES } from '../src/db/schema/apps.js';
+import { DELIVERY_EVENT_STATUSES, DELIVERY_PROVIDERS, STATUS_PUSH_RESULTS } from '../src/db/schema/delivery.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_NATURES,
@@ -138,6 +139,19 @@ describe('/openapi.json', () => {
     expect(enumOf(answer('post', '/t/{slug}/admin/marketplace/installations/{id}/webhooks/enable'), 'status')).toEqual([...INSTALLATION_STATUSES]);
     expect(enumOf(answer('get', '/public/v1/orders'), 'status')).toEqual([...ORDER_STATUSES]);
     expect(enumOf(answer('get', '/public/v1/reservations'), 'status')).toEqual([...RESERVATION_STATUSES]);
+
+    expect(enumOf(answer('get', '/t/{slug}/marketplace/integrations'), 'provider')).toEqual([...DELIVERY_PROVIDERS]);
+    const deliveryEvent = resolve(resolve(answer('get', '/t/{slug}/marketplace/events').properties!.items).items!);
+    expect(enumOf(deliveryEvent, 'status')).toEqual([...DELIVERY_EVENT_STATUSES]);
+    expect(enumOf(deliveryEvent, 'provider')).toEqual([...DELIVERY_PROVIDERS]);
+    expect(enumOf(answer('post', '/t/{slug}/marketplace/events/{id}/retry'), 'status')).toEqual([...DELIVERY_EVENT_STATUSES]);
+    const push = answer('get', '/t/{slug}/marketplace/orders/{orderId}/pushes');
+    expect(enumOf(push, 'provider')).toEqual([...DELIVERY_PROVIDERS]);
+    expect(enumOf(push, 'status')).toEqual([...ORDER_STATUSES]);
+    expect(enumOf(push, 'result')).toEqual([...STATUS_PUSH_RESULTS]);
+    for (const path of ['/t/{slug}/marketplace/integrations/sync', '/t/{slug}/marketplace/integrations/{id}/sync']) {
+      expect(enumOf(resolve(resolve(answer('post', path, '202').properties!.runs).items!), 'provider')).toEqual([...DELIVERY_PROVIDERS]);
+    }
     expect(enumOf(answer('get', '/t/{slug}/accounting/bank/{id}/statement'), 'status')).toEqual([...STATEMENT_LINE_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/admin/accounting/cash-flow'), 'method')).toEqual([...CASH_FLOW_METHODS]);
     expect(enumOf(answer('get', '/t/{slug}/dre/categories'), 'dreGroup')).toEqual([...EXPENSE_DRE_GROUPS]);

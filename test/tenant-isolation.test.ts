@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.js';
 import { accountMappings, bankAccounts, bankImports, bankStatementLines, receivables } from '../src/db/schema/accounting.js';
 import { importedInvoices, salesSnapshots, suggestedPurchaseOrders, supplierItemMappings } from '../src/db/schema/purchasing.js';
+import { catalogSyncRuns, deliveryEvents, deliveryStatusPushes, marketplaceIntegrations } from '../src/db/schema/delivery.js';
 import { BYPASS_USES, TENANT_ROLE, type TenantDb } from '../src/db/scopes.js';
 import { newId } from '../src/db/ids.js';
 import { createTestApp, type TestApp } from './app.js';
@@ -281,6 +282,19 @@ async function fillTenant() {
   await installApp(t.app, team, hooked.slug, ['orders.read', 'webhooks.subscribe']);
   const confirmed = await t.app.inject({ method: 'PUT', url: `/t/${team.slug}/orders/${order.json()._id}/status`, headers: team.admin.headers, payload: { status: 'confirmed' } });
   expect(confirmed.statusCode, confirmed.body).toBe(200);
+  // A delivery platform's integration, one event of it, a status push and a catalog sync run.
+  await t.app.deps.tenantDb(team.tenant._id).run(async (tx) => {
+    const integrationId = newId();
+    const now = new Date();
+    await tx.db.insert(marketplaceIntegrations).values({ tenantId: tx.tenantId, id: integrationId, provider: 'provider_a', credentials: 'v1:x:y:z' });
+    await tx.db.insert(deliveryEvents).values({
+      tenantId: tx.tenantId, id: newId(), integrationId, provider: 'provider_a', type: 'PLACED', payload: {}, receivedAt: now,
+    });
+    await tx.db.insert(deliveryStatusPushes).values({
+      tenantId: tx.tenantId, id: newId(), integrationId, orderId: order.json()._id, externalOrderId: 'x-1', status: 'confirmed', providerStatus: 'CONFIRMED',
+    });
+    await tx.db.insert(catalogSyncRuns).values({ tenantId: tx.tenantId, id: newId(), integrationId, full: true, total: 1, startedAt: now });
+  });
   return team;
 }
 

@@ -19,6 +19,9 @@ import {
 } from './registry.js';
 import { FiscalProviderError } from './fiscal/index.js';
 import { PixPspError } from './pix-psp/index.js';
+import { ProviderAError } from './provider-a/index.js';
+import { ProviderBError } from './provider-b/index.js';
+import { ProviderCError } from './provider-c/index.js';
 import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, WalletError } from './wallet/index.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -159,8 +162,19 @@ describe('the registry', () => {
       ['wallet', 'wallet', 'payment'],
       ['pixPsp', 'pix_psp', 'pix'],
       ['fiscal', 'fiscal_provider', 'fiscal'],
+      ['providerA', 'provider_a', 'delivery'],
+      ['providerB', 'provider_b', 'delivery'],
+      ['providerC', 'provider_c', 'delivery'],
     ]);
-    expect([GatewayAError.provider, WalletError.provider, PixPspError.provider, FiscalProviderError.provider]).toEqual(INTEGRATIONS.map((i) => i.provider));
+    expect([
+      GatewayAError.provider,
+      WalletError.provider,
+      PixPspError.provider,
+      FiscalProviderError.provider,
+      ProviderAError.provider,
+      ProviderBError.provider,
+      ProviderCError.provider,
+    ]).toEqual(INTEGRATIONS.map((i) => i.provider));
     const slow = new GatewayAError('unavailable', 'gateway_a did not answer', { reason: 'timeout' });
     const no = new WalletError('refused', 'wallet said no', { status: 401, code: 'invalid_access_token' });
     expect(slow).toBeInstanceOf(IntegrationError);
@@ -178,16 +192,36 @@ describe('the registry', () => {
       'pix_psp:    in-process simulator at http://localhost:3000/__sim/pix-psp  (charges: http://localhost:3000/__sim/pix-psp/__sim/cob, from this machine only)',
       '            pay a charge as the customer: curl -X POST http://localhost:3000/__sim/pix-psp/__sim/cob/<txid>/pay',
       'fiscal_provider: in-process simulator at http://localhost:3000/__sim/fiscal  (homologação: documents without fiscal value)',
+      'provider_a: in-process simulator at http://localhost:3000/__sim/provider-a  (orders: http://localhost:3000/__sim/provider-a/__sim/orders, from this machine only)',
+      '            place an order: curl -X POST http://localhost:3000/__sim/provider-a/__sim/orders -H \'content-type: application/json\' -d \'{"webhookUrl":"http://localhost:3000/t/<slug>/webhooks/provider_a"}\'',
+      'provider_b: in-process simulator at http://localhost:3000/__sim/provider-b  (client sim-provider-b-client, store 900109448)',
+      '            new order: curl -X POST http://localhost:3000/__sim/provider-b/__sim/orders -H \'content-type: application/json\' -d \'{"webhookUrl":"http://localhost:3000/t/<slug>/webhooks/provider_b"}\'',
+      'provider_c: in-process simulator at http://localhost:3000/__sim/provider-c  (tenants\' jwksUrl: http://localhost:3000/__sim/provider-c/.well-known/jwks.json)',
+      '            new order: curl -X POST http://localhost:3000/__sim/provider-c/__sim/orders -H \'content-type: application/json\' -d \'{"storeId":"<merchantId>","webhookUrl":"/t/<slug>/webhooks/provider_c"}\'',
     ]);
-    const off = build({ ...d, gatewayA: { ...d.gatewayA, mode: 'off' }, wallet: { ...d.wallet, mode: 'live' }, pixPsp: { ...d.pixPsp, mode: 'off' }, fiscal: { ...d.fiscal, mode: 'off' } });
+    const off = build({
+      ...d,
+      gatewayA: { ...d.gatewayA, mode: 'off' },
+      wallet: { ...d.wallet, mode: 'live' },
+      pixPsp: { ...d.pixPsp, mode: 'off' },
+      fiscal: { ...d.fiscal, mode: 'off' },
+      providerA: { ...d.providerA, mode: 'off' },
+      providerB: { ...d.providerB, mode: 'off' },
+      providerC: { ...d.providerC, mode: 'off' },
+    });
     expect(off.describe('http://localhost:3000')).toEqual([
       'gateway_a:  off (card payments are confirmed by hand)',
       'wallet:     live',
       'pix_psp:    off (no dynamic PIX charges)',
       'fiscal_provider: off (fiscal documents cannot be emitted)',
+      'provider_a: off (no provider_a orders, catalog sync or status push)',
+      'provider_b: off (provider_b integrations are unavailable)',
+      'provider_c: off (no orders fetched, no statuses or catalog items pushed)',
     ]);
   });
 });
+
+const DELIVERY_OFF = { PROVIDER_A_MODE: 'off', PROVIDER_B_MODE: 'off', PROVIDER_C_MODE: 'off' };
 
 describe('integration settings from the environment', () => {
   const dirs: string[] = [];
@@ -262,9 +296,18 @@ describe('integration settings from the environment', () => {
     }
   });
 
+  it('makes production choose each delivery platform too', () => {
+    const dir = dataDir();
+    const chosen = { NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'live', PIX_PSP_MODE: 'off' };
+    expect(() => loadIntegrationsConfig(chosen, dir)).toThrow(/PROVIDER_A_MODE must be set when NODE_ENV=production/);
+    expect(() => loadIntegrationsConfig({ ...chosen, PROVIDER_A_MODE: 'off' }, dir)).toThrow(/PROVIDER_B_MODE/);
+    expect(() => loadIntegrationsConfig({ ...chosen, PROVIDER_A_MODE: 'off', PROVIDER_B_MODE: 'off' }, dir)).toThrow(/PROVIDER_C_MODE/);
+    expect(loadIntegrationsConfig({ ...chosen, ...DELIVERY_OFF }, dir)).toMatchObject({ providerA: { mode: 'off' }, providerB: { mode: 'off' }, providerC: { mode: 'off' } });
+  });
+
   it('makes production choose each provider, pix_psp included', () => {
     const dir = dataDir();
-    const chosen = { NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'live' };
+    const chosen = { NODE_ENV: 'production', GATEWAY_A_MODE: 'off', WALLET_MODE: 'live', ...DELIVERY_OFF };
     expect(() => loadIntegrationsConfig(chosen, dir)).toThrow(/PIX_PSP_MODE must be set when NODE_ENV=production/);
     expect(loadIntegrationsConfig({ ...chosen, PIX_PSP_MODE: 'off' }, dir).pixPsp.mode).toBe('off');
     // Chosen on purpose, the simulator runs; its secret is still kept (its control API is off in production).

@@ -14,13 +14,16 @@ import { gatewayA } from './gateway-a/index.js';
 import { silentLogger, type FetchLike, type ProviderLogger } from './http.js';
 import type { BuiltIntegration, Integration, IntegrationDeps } from './integration.js';
 import { pixPsp } from './pix-psp/index.js';
+import { providerA } from './provider-a/index.js';
+import { providerB } from './provider-b/index.js';
+import { providerC } from './provider-c/index.js';
 import type { WebhookDeliverer } from './simulator/webhook-delivery.js';
 import { wallet } from './wallet/index.js';
 
 export { injectDeliverer } from './simulator/webhook-delivery.js';
 
 /** The integrations, in banner order. Names must not clash with the methods of `Integrations`. */
-export const INTEGRATIONS = [gatewayA, wallet, pixPsp, fiscal] as const;
+export const INTEGRATIONS = [gatewayA, wallet, pixPsp, fiscal, providerA, providerB, providerC] as const;
 
 type Registered = (typeof INTEGRATIONS)[number];
 export type IntegrationName = Registered['name'];

@@ -76,6 +76,20 @@ describe('in-process simulators mounted on the service', () => {
       ['GET', '/__sim/pix-psp/__sim/refunds'],
       ['GET', '/__sim/pix-psp/__sim/deliveries'],
       ['POST', '/__sim/pix-psp/__sim/tokens/revoke'],
+      ...(['provider-a', 'provider-b', 'provider-c'] as const).flatMap((p) => [
+        ['GET', `/__sim/${p}/__sim`],
+        ['POST', `/__sim/${p}/__sim/orders`],
+        ['GET', `/__sim/${p}/__sim/orders`],
+        ['GET', `/__sim/${p}/__sim/statuses`],
+        ['GET', `/__sim/${p}/__sim/catalog`],
+        ['GET', `/__sim/${p}/__sim/deliveries`],
+      ] as const),
+      ['POST', '/__sim/provider-a/__sim/orders/1/resend'],
+      ['POST', '/__sim/provider-a/__sim/orders/1/cancel'],
+      ['POST', '/__sim/provider-b/__sim/tokens/revoke'],
+      ['POST', '/__sim/provider-c/__sim/keys/rotate'],
+      ['POST', '/__sim/provider-c/__sim/clients'],
+      ['POST', '/__sim/provider-c/__sim/tokens/revoke'],
     ] as const;
 
   it('answers a remote caller 404, exactly as for a route that does not exist, and changes nothing', async () => {
@@ -150,7 +164,16 @@ describe('with NODE_ENV=production', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ro-sim-prod-'));
     const integrations = loadIntegrationsConfig(
-      { NODE_ENV: 'production', GATEWAY_A_MODE: 'simulator', WALLET_MODE: 'simulator', PIX_PSP_MODE: 'simulator', GATEWAY_A_WEBHOOK_SECRET: 'prod-secret' },
+      {
+        NODE_ENV: 'production',
+        GATEWAY_A_MODE: 'simulator',
+        WALLET_MODE: 'simulator',
+        PIX_PSP_MODE: 'simulator',
+        GATEWAY_A_WEBHOOK_SECRET: 'prod-secret',
+        PROVIDER_A_MODE: 'simulator',
+        PROVIDER_B_MODE: 'simulator',
+        PROVIDER_C_MODE: 'simulator',
+      },
       dir,
     );
     expect(integrations.simulatorControl).toBe(false);

@@ -80,3 +80,28 @@ export function sendIdempotent(reply: FastifyReply, result: Replayable & { repla
   if (result.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(result.status).send(result.body);
 }
+
+/**
+ * Claims `(scope, key)` once for `ttlMs` (a signed webhook's event id): true the first time, false while an
+ * earlier claim lives. Atomic: one insert that also takes over an expired row, so concurrent callers of the
+ * same key get exactly one true. Throws when the store cannot be reached (the caller decides).
+ */
+export async function claimOnce(db: Db, clock: Clock, scope: string, key: string, ttlMs: number = IDEMPOTENCY_TTL_MS): Promise<boolean> {
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values({ scope, key, requestHash: '', state: 'done', expiresAt })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.scope, idempotencyKeys.key],
+      set: { requestHash: '', state: 'done', responseStatus: null, responseBody: null, expiresAt, createdAt: now },
+      setWhere: lt(idempotencyKeys.expiresAt, now),
+    })
+    .returning({ key: idempotencyKeys.key });
+  return rows.length > 0;
+}
+
+/** Gives up a claim of `claimOnce` (the work it guarded failed before anything was written). */
+export async function releaseClaim(db: Db, scope: string, key: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+}

@@ -145,6 +145,12 @@ export interface Jobs {
   unschedule(job: JobRef): Promise<void>;
   stats(job: JobRef): Promise<QueueStats>;
   job(job: JobRef, id: string): Promise<JobView | null>;
+  /**
+   * Keeps the newest `completed` completed and `failed` failed jobs of each queue whose name starts with
+   * `queuePrefix` (live and archived rows together) and deletes the older ones; the number deleted.
+   * pg-boss 10 has no such retention option (spec 8: delivery queues keep the last 100 completed, 50 failed).
+   */
+  trim(queuePrefix: string, keep: { completed: number; failed: number }): Promise<number>;
   /** Runs due jobs in this process now, until none is left. For tests and scripts. */
   drain(options?: DrainOptions): Promise<DrainResult>;
   /** Installs or migrates pg-boss's schema, creates the queues, and starts the workers when enabled. */
@@ -454,6 +460,34 @@ export function createJobs(opts: JobsOptions): Jobs {
         completedOn: j.completedOn ? new Date(j.completedOn) : null,
         output: j.output,
       };
+    },
+
+    async trim(queuePrefix, keep) {
+      const pattern = `${queuePrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const { rows } = await running()
+        .getDb()
+        .executeSql(
+          `WITH finished AS (
+             SELECT name, id, state::text AS state, completed_on, 'job' AS src FROM ${SCHEMA}.job
+              WHERE name LIKE $1 AND state IN ('completed', 'failed')
+             UNION ALL
+             SELECT name, id, state::text, completed_on, 'archive' FROM ${SCHEMA}.archive
+              WHERE name LIKE $1 AND state IN ('completed', 'failed')
+           ), ranked AS (
+             SELECT name, id, src, state,
+                    row_number() OVER (PARTITION BY name, state ORDER BY completed_on DESC NULLS LAST, id DESC) AS rn
+               FROM finished
+           ), doomed AS (
+             SELECT name, id, src FROM ranked WHERE (state = 'completed' AND rn > $2) OR (state = 'failed' AND rn > $3)
+           ), from_job AS (
+             DELETE FROM ${SCHEMA}.job j USING doomed d WHERE d.src = 'job' AND j.name = d.name AND j.id = d.id RETURNING 1
+           ), from_archive AS (
+             DELETE FROM ${SCHEMA}.archive a USING doomed d WHERE d.src = 'archive' AND a.name = d.name AND a.id = d.id RETURNING 1
+           )
+           SELECT ((SELECT count(*) FROM from_job) + (SELECT count(*) FROM from_archive))::int AS n`,
+          [pattern, keep.completed, keep.failed],
+        );
+      return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
     },
 
     async drain(options = {}) {

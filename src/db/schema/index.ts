@@ -15,3 +15,4 @@ export * from './dre.js';
 export * from './bom.js';
 export * from './fiscal.js';
 export * from './apps.js';
+export * from './delivery.js';

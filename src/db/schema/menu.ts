@@ -56,6 +56,8 @@ export const menuItems = pgTable(
     cest: text('cest'),
     /** CSOSN (Simples Nacional) or CST (regime normal) of ICMS. */
     taxCode: text('tax_code'),
+    /** The item's code at each delivery platform (`{ provider_a: 'X-123' }`): how their orders name it. */
+    externalCodes: jsonb('external_codes').$type<Partial<Record<'provider_a' | 'provider_b' | 'provider_c', string>>>().notNull().default({}),
     deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -11,7 +11,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_TYPES = ['dine_in', 'takeout'] as const;
 export const PAYMENT_METHODS = ['cash', 'credit_card', 'debit_card', 'pix', 'voucher', 'mixed', 'card'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_GATEWAYS = ['mock', 'gateway_a', 'wallet', 'pix_psp'] as const;
+export const PAYMENT_GATEWAYS = ['mock', 'gateway_a', 'wallet', 'pix_psp', 'marketplace'] as const;
 export const PAYMENT_STATUSES = ['processing', 'approved', 'declined'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const ORDER_SOURCES = ['staff', 'guest', 'wallet', 'split', 'marketplace'] as const;
@@ -63,6 +63,18 @@ export interface BillRounding {
 }
 
 /** One line of an order: name and prices copied from the menu when the line was added. */
+/** A delivery platform's order details kept on the order (the lines are the order's own). */
+export interface MarketplaceDetails {
+  displayId: string | null;
+  fulfilment: 'delivery' | 'takeout';
+  placedAt: string;
+  deliveryAddress: string | null;
+  notes: string | null;
+  /** The platform's figures, in cents: what the customer paid there, with its fees. */
+  totals: { itemsCents: number; discountCents: number; deliveryFeeCents: number; serviceFeeCents: number; tipCents: number; totalCents: number };
+  payment: { method: string; prepaid: boolean };
+}
+
 export interface OrderLine {
   /** Null on the synthetic line of an equal split part. */
   menuItem: string | null;
@@ -144,6 +156,11 @@ export const orders = pgTable(
     receiptToken: text('receipt_token'),
     receiptExpiresAt: ts('receipt_expires_at'),
     createdBy: id('created_by'),
+    /** A delivery platform's order (`source: marketplace`): the platform and its order id (one order per pair). */
+    externalProvider: text('external_provider'),
+    externalId: text('external_id'),
+    /** What the platform said beyond the lines: its short number, fulfilment, address, totals and fees, payment. */
+    marketplace: jsonb('marketplace').$type<MarketplaceDetails>(),
     closedAt: ts('closed_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -152,6 +169,7 @@ export const orders = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('orders_number_key').on(t.tenantId, t.orderNumber),
     uniqueIndex('orders_receipt_token_key').on(t.tenantId, t.receiptToken),
+    uniqueIndex('orders_external_key').on(t.tenantId, t.externalProvider, t.externalId),
     index('orders_payment_intent_idx').on(t.paymentIntentId),
     // At most one open tab per table.
     uniqueIndex('orders_open_tab_key')

@@ -40,6 +40,8 @@ export function billShares(amount: number, bill: { itemsTotal: number; discountT
 /** The account a payment's money goes to until it is in the bank (docs/decisions.md "Accounting: automatic postings"). */
 export function moneyKeyOf(p: Pick<PaymentRow, 'method' | 'gateway'>): PostingKey {
   if (p.gateway === 'wallet') return 'pix_receivable';
+  // A delivery platform collected it: the platform owes it to the restaurant until its payout.
+  if (p.gateway === 'marketplace') return 'customers';
   if (p.method === 'cash' || p.method === 'mixed') return 'cash';
   if (p.method === 'pix') return 'bank';
   return 'card_receivable';
@@ -57,7 +59,8 @@ const METHOD_LABELS: Record<string, string> = {
   pix: 'PIX',
   mixed: 'misto',
 };
-const methodLabel = (p: Pick<PaymentRow, 'method' | 'gateway'>) => (p.gateway === 'wallet' ? 'carteira online' : (METHOD_LABELS[p.method] ?? p.method));
+const GATEWAY_LABELS: Record<string, string> = { wallet: 'carteira online', marketplace: 'plataforma de delivery' };
+const methodLabel = (p: Pick<PaymentRow, 'method' | 'gateway'>) => GATEWAY_LABELS[p.gateway ?? ''] ?? METHOD_LABELS[p.method] ?? p.method;
 
 const line = (account: BookAccount, debitCents: number, creditCents: number, memo: string | null): EntryLine => ({ account, debitCents, creditCents, memo });
 /** A line's memo without the note of a posting moved out of a closed month (the refund has its own day). */

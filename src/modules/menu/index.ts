@@ -4,7 +4,7 @@ import { seedDemoMenu } from './menu.demo.js';
 import { menuRoutes } from './menu.routes.js';
 import { menuService } from './menu.service.js';
 
-export type { BomSource, ItemFiscalData, MenuService, ModifierSelection, OrderableItem } from './menu.service.js';
+export type { BomSource, ItemChangeListener, ItemFiscalData, MenuService, ModifierSelection, OrderableItem } from './menu.service.js';
 export type { MenuBomView } from './menu.schemas.js';
 export { AdminMenuItem } from './menu.schemas.js';
 

@@ -118,6 +118,7 @@ const itemColumns = {
   cfop: menuItems.cfop,
   cest: menuItems.cest,
   taxCode: menuItems.taxCode,
+  externalCodes: menuItems.externalCodes,
   deletedAt: menuItems.deletedAt,
   createdAt: menuItems.createdAt,
   updatedAt: menuItems.updatedAt,
@@ -195,6 +196,14 @@ export async function itemsByIds(db: Db, tenantId: string, ids: string[]): Promi
 export async function findItem(db: Db, tenantId: string, id: string): Promise<ItemRow | null> {
   const [row] = await itemsByIds(db, tenantId, [id]);
   return row ?? null;
+}
+
+/** An item by id, deleted or not (the delivery catalogs are told of a deletion). */
+export async function findItemWithDeleted(db: Db, tenantId: string, id: string): Promise<ItemRow | null> {
+  const [row] = await db.select(itemColumns).from(menuItems).where(and(eq(menuItems.tenantId, tenantId), eq(menuItems.id, id)));
+  if (!row) return null;
+  const groups = await groupIdsByItem(db, tenantId, [id]);
+  return { ...row, modifierGroupIds: groups.get(id) ?? [] };
 }
 
 /** Whether customers may see the item: live, active, and in an active category. */

@@ -125,21 +125,29 @@ const Ncm = Type.String({ pattern: '^[0-9]{8}$', description: 'NCM, 8 digits wit
 const Cfop = Type.String({ pattern: '^[567][0-9]{3}$', description: 'CFOP of the sale, 4 digits starting 5, 6 or 7 (default 5102)' });
 const Cest = Type.String({ pattern: '^[0-9]{7}$', description: 'CEST, 7 digits (items under tax substitution)' });
 const TaxCode = Type.String({ pattern: '^[0-9]{2,3}$', description: 'CSOSN under the Simples Nacional (3 digits, default 102) or CST ICMS (2 digits, default 00)' });
+const ExternalCode = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f]+$' });
+const ExternalCodes = (description: string) =>
+  Type.Object(
+    { provider_a: Type.Optional(ExternalCode), provider_b: Type.Optional(ExternalCode), provider_c: Type.Optional(ExternalCode) },
+    { additionalProperties: false, description },
+  );
 const itemFiscalFields = {
   ncm: Nullable(Type.String()),
   cfop: Nullable(Type.String()),
   cest: Nullable(Type.String()),
   taxCode: Nullable(Type.String()),
+  externalCodes: ExternalCodes('The item\'s code at each delivery platform: how their orders name it'),
 };
 const itemFiscalInput = {
   ncm: Type.Optional(Nullable(Ncm)),
   cfop: Type.Optional(Nullable(Cfop)),
   cest: Type.Optional(Nullable(Cest)),
   taxCode: Type.Optional(Nullable(TaxCode)),
+  externalCodes: Type.Optional(ExternalCodes('The item\'s code at each delivery platform (replaces the whole map; {} clears it)')),
 };
 
 /** An item as the admin sees it: with its fiscal fields (null: the fiscal documents' defaults apply). */
-export const AdminMenuItem = Type.Object({ ...menuItemFields, ...itemFiscalFields }, { description: 'MenuItem with its fiscal fields' });
+export const AdminMenuItem = Type.Object({ ...menuItemFields, ...itemFiscalFields }, { description: 'MenuItem with its fiscal fields and delivery-platform codes' });
 
 /**
  * The recipe of an item (the inventory's ingredients) as the public detail shows it as `bom`: what goes

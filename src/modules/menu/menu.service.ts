@@ -67,6 +67,9 @@ export function toItemView(i: q.ItemRow): MenuItemView {
   };
 }
 
+/** Told, inside the transaction, that a menu item was created, changed or deleted (the delivery module syncs it to the platforms). */
+export type ItemChangeListener = (tx: TenantTx, itemId: string) => Promise<void>;
+
 /** A menu item's fiscal fields (NCM and CEST digits only, CFOP, CSOSN or CST). */
 export interface ItemFiscalData {
   ncm: string | null;
@@ -77,7 +80,7 @@ export interface ItemFiscalData {
 
 /** The admin's view of an item: the public one and its fiscal fields. */
 export function toAdminItemView(i: q.ItemRow): AdminMenuItemView {
-  return { ...toItemView(i), ncm: i.ncm, cfop: i.cfop, cest: i.cest, taxCode: i.taxCode };
+  return { ...toItemView(i), ncm: i.ncm, cfop: i.cfop, cest: i.cest, taxCode: i.taxCode, externalCodes: i.externalCodes };
 }
 
 /** What the orders module needs of an item to price and validate a line. */
@@ -136,6 +139,11 @@ export function menuService({ tenantDb }: Deps) {
     return cache.get(k, version) ?? cache.set(k, version, await t.run(build));
   }
 
+  const itemListeners: ItemChangeListener[] = [];
+  async function itemChanged(tx: TenantTx, itemId: string) {
+    for (const listener of itemListeners) await listener(tx, itemId);
+  }
+
   /** Runs a menu write in the tenant's transaction (the caller's, given a `TenantTx`), bumping its menu version first. */
   function write<T>(t: TenantDb, fn: (tx: TenantTx) => Promise<T>): Promise<T> {
     return t.run(async (tx) => {
@@ -177,6 +185,10 @@ export function menuService({ tenantDb }: Deps) {
   }
 
   return {
+    /** `listener` runs inside the transaction of every change of a menu item (create, update, delete). */
+    onItemChange(listener: ItemChangeListener) {
+      itemListeners.push(listener);
+    },
     // ---- public reads (cached bodies with ETags)
 
     publicCategories(t: TenantDb) {
@@ -221,6 +233,13 @@ export function menuService({ tenantDb }: Deps) {
       }),
 
     getItem: (t: TenantDb, id: string) => t.run((tx) => itemView(tx.db, tx.tenantId, id)),
+
+    /** An item deleted or not, for the delivery catalogs (`deleted`: tell the platforms it is gone); null when it never existed. */
+    itemForSync: (t: TenantDb, id: string): Promise<(AdminMenuItemView & { deleted: boolean }) | null> =>
+      t.run(async (tx) => {
+        const row = await q.findItemWithDeleted(tx.db, tx.tenantId, id);
+        return row && { ...toAdminItemView(row), deleted: row.deletedAt !== null };
+      }),
 
     // ---- categories
 
@@ -288,8 +307,10 @@ export function menuService({ tenantDb }: Deps) {
           cfop: input.cfop ?? null,
           cest: input.cest ?? null,
           taxCode: input.taxCode ?? null,
+          externalCodes: input.externalCodes ?? {},
         });
         await q.setItemGroups(tx.db, tx.tenantId, id, groupIds);
+        await itemChanged(tx, id);
         return itemView(tx.db, tx.tenantId, id);
       });
     },
@@ -307,6 +328,7 @@ export function menuService({ tenantDb }: Deps) {
           ...(allergens !== undefined ? { allergens: dedupe(allergens) } : {}),
         });
         if (modifierGroupIds !== undefined) await q.setItemGroups(tx.db, tx.tenantId, id, modifierGroupIds);
+        await itemChanged(tx, id);
         return itemView(tx.db, tx.tenantId, id);
       });
     },
@@ -315,6 +337,7 @@ export function menuService({ tenantDb }: Deps) {
     deleteItem(t: TenantDb, id: string) {
       return write(t, async (tx) => {
         if (!(await q.softDeleteItem(tx.db, tx.tenantId, id))) throw new NotFound('Menu item');
+        await itemChanged(tx, id);
         return { deleted: true };
       });
     },

@@ -7,7 +7,7 @@ import { menuItems } from '../../db/schema/menu.js';
 
 /** An item as the public menu shows it: the admin's view without the fiscal fields. */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
-const publicOf = ({ ncm, cfop, cest, taxCode, ...rest }: Record<string, unknown>) => rest;
+const publicOf = ({ ncm, cfop, cest, taxCode, externalCodes, ...rest }: Record<string, unknown>) => rest;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -171,6 +171,7 @@ describe('menu items', () => {
       cfop: null,
       cest: null,
       taxCode: null,
+      externalCodes: {},
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -31,6 +31,16 @@ export async function findOrderByNumber(db: Db, tenantId: string, orderNumber: s
   return row ?? null;
 }
 
+export async function findByExternal(db: Db, tenantId: string, provider: string, externalId: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.externalProvider, provider), eq(orders.externalId, externalId)));
+  return row ?? null;
+}
+
+export const EXTERNAL_KEY = 'orders_external_key';
+
 export async function findOpenTab(db: Db, tenantId: string, tableId: string): Promise<OrderRow | null> {
   const [row] = await db
     .select()

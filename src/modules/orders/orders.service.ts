@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isId, newId } from '../../db/ids.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { TenantRow } from '../../db/schema/tenants.js';
-import type { BillAdjustment, Discount, OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
+import type { BillAdjustment, Discount, MarketplaceDetails, OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import type { KitchenEvent, KitchenTarget } from '../../platform/realtime.js';
@@ -577,6 +577,75 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
           // Two first orders on a free table at once: the one that lost the tab joins it.
           if (isUniqueViolation(err, q.OPEN_TAB_KEY) && attempt < 3) continue;
           if (guest && attempt < 3 && isUniqueViolation(err, q.NUMBER_KEY)) continue;
+          throw err;
+        }
+      }
+    },
+
+    /**
+     * An order from a delivery platform (the delivery module): `lines` already matched to menu items and
+     * priced as the platform sold them; a takeout order without PDV or table, `source: marketplace`. One
+     * order per (provider, externalId): a second call, or one that loses the race, answers the existing
+     * order with `created: false`. `onInsert` runs in the order's transaction (the payments module records
+     * the platform's prepaid payment there). Announced to the kitchen as `newOrder`.
+     */
+    async insertMarketplace(
+      tenant: TenantRef,
+      input: {
+        provider: string;
+        externalId: string;
+        lines: OrderLine[];
+        customerName: string | null;
+        customerPhone: string | null;
+        customerEmail: string | null;
+        details: MarketplaceDetails;
+      },
+      opts: { onInsert?: (tx: TenantTx, order: OrderRow) => Promise<OrderRow> } = {},
+    ): Promise<{ order: OrderRow; created: boolean }> {
+      if (!input.lines.length) throw new Invalid('items', 'an order needs at least one line');
+      const bill = computeBill({ items: input.lines, orderDiscount: null, serviceChargeBp: 0, serviceChargeRemoved: false, covers: 0, coverChargeUnit: 0 });
+      const day = today(tenant);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const result = await tenant.db.run(async (tx) => {
+            const existing = await q.findByExternal(tx.db, tx.tenantId, input.provider, input.externalId);
+            if (existing) return { order: existing, created: false };
+            const row = await q.insertOrder(tx.db, {
+              tenantId: tx.tenantId,
+              id: newId(),
+              orderNumber: guestNumber(day),
+              source: 'marketplace',
+              type: 'takeout',
+              tableId: null,
+              pdvId: null,
+              orderDiscount: null,
+              serviceChargeBp: 0,
+              serviceChargeRemoved: false,
+              covers: 0,
+              coverChargeUnit: 0,
+              ...bill,
+              customerName: input.customerName,
+              customerPhone: input.customerPhone,
+              customerEmail: input.customerEmail?.toLowerCase() ?? null,
+              paymentMethod: null,
+              isTab: false,
+              createdBy: null,
+              externalProvider: input.provider,
+              externalId: input.externalId,
+              marketplace: input.details,
+            });
+            const created = opts.onInsert ? await opts.onInsert(tx, row) : row;
+            await orderEvent(tx, 'order.created', created, null);
+            return { order: created, created: true };
+          });
+          if (result.created) await announce(tenant.db, result.order, 'newOrder');
+          return result;
+        } catch (err) {
+          if (isUniqueViolation(err, q.EXTERNAL_KEY)) {
+            const existing = await tenant.db.run((tx) => q.findByExternal(tx.db, tx.tenantId, input.provider, input.externalId));
+            if (existing) return { order: existing, created: false };
+          }
+          if (attempt < 3 && isUniqueViolation(err, q.NUMBER_KEY)) continue;
           throw err;
         }
       }

@@ -373,6 +373,25 @@ export function paymentsService(
     return refresh(tx, order);
   }
 
+  /** A delivery platform's prepaid order: the platform collected `amount`; approved now, in the order's transaction. */
+  async function recordMarketplacePayment(tx: TenantTx, order: OrderRow, reference: string, amount: number) {
+    const payment = await q.insertPayment(tx.db, {
+      tenantId: tx.tenantId,
+      id: newId(),
+      orderId: order.id,
+      attempt: 1,
+      method: 'card',
+      gateway: 'marketplace',
+      amount,
+      status: 'approved',
+      transactionId: reference,
+      shiftId: null,
+      settledAt: clock.now(),
+    });
+    await approvedNow(tx, payment);
+    return refresh(tx, order);
+  }
+
   /**
    * A dynamic PIX charge at the PSP for a claimed payment: its txid is our payment id, its BR Code goes
    * on the order (the guest's page shows it) and in the answer; the PSP's webhook confirms it, the
@@ -582,6 +601,13 @@ export function paymentsService(
     },
 
     /** Online wallet checkout: charge first; an order exists only for an approved payment. */
+    /**
+     * For the delivery module: records, in the order's transaction, that the platform collected the order's
+     * total (`reference`: the platform and its order id); the sale is posted and the stock deducted as for any
+     * approved payment. The money is owed by the platform (accounts receivable) until its payout.
+     */
+    recordMarketplacePayment: (tx: TenantTx, order: OrderRow, reference: string) => recordMarketplacePayment(tx, order, reference, order.total),
+
     async walletCheckout(
       tenant: TenantRef,
       input: CreateOrderInput & { cardToken: string; customerEmail: string; installments?: number; paymentMethodId?: string },
