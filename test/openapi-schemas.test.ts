@@ -17,7 +17,7 @@ import { EXPENSE_DRE_GROUPS } from '../src/db/schema/dre.js';
 import { ITEM_STATUSES, LABEL_REASONS, LABEL_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../src/db/schema/inventory.js';
 import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
 import { PURCHASE_ORDER_STATUSES, SUGGESTION_STATUSES } from '../src/db/schema/purchasing.js';
-import { DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
+import { DISCOUNT_KINDS, ORDER_SOURCES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
 import { CASH_MOVEMENT_KINDS, SHIFT_STATUSES } from '../src/db/schema/shifts.js';
 import { RESERVATION_STATUSES, TABLE_STATUSES } from '../src/db/schema/tables.js';
 import { MEMBER_ROLES } from '../src/db/schema/users.js';
@@ -75,6 +75,8 @@ describe('/openapi.json', () => {
     expect(enumOf(order, 'paymentStatus')).toEqual([...PAYMENT_STATUSES]);
     expect(enumOf(order, 'paymentMethod')).toEqual([...PAYMENT_METHODS]);
     expect(enumOf(order, 'paymentGateway')).toEqual([...PAYMENT_GATEWAYS]);
+    expect(enumOf(order, 'source')).toEqual([...ORDER_SOURCES]);
+    expect(enumOf(order, 'externalProvider')).toEqual([...DELIVERY_PROVIDERS]);
     const orderLine = resolve(resolve(order.properties!.items).items!);
     expect(enumOf(orderLine, 'unit')).toEqual([...MENU_UNITS]);
     expect(enumOf(resolve(orderLine.properties!.discount), 'kind')).toEqual([...DISCOUNT_KINDS]);

@@ -4,6 +4,7 @@ import { pdvs } from './branches.js';
 import type { MenuUnit } from './menu.js';
 import { createdAt, id, ts, updatedAt } from './columns.js';
 import { diningTables } from './tables.js';
+import { DELIVERY_PROVIDERS } from './delivery.js';
 import { tenants } from './tenants.js';
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'preparing', 'ready', 'delivered', 'cancelled'] as const;
@@ -157,7 +158,7 @@ export const orders = pgTable(
     receiptExpiresAt: ts('receipt_expires_at'),
     createdBy: id('created_by'),
     /** A delivery platform's order (`source: marketplace`): the platform and its order id (one order per pair). */
-    externalProvider: text('external_provider'),
+    externalProvider: text('external_provider', { enum: DELIVERY_PROVIDERS }),
     externalId: text('external_id'),
     /** What the platform said beyond the lines: its short number, fulfilment, address, totals and fees, payment. */
     marketplace: jsonb('marketplace').$type<MarketplaceDetails>(),

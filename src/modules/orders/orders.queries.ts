@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { DeliveryProvider } from '../../db/schema/delivery.js';
 import { orderCounters, orders, type OrderRow, type OrderStatus } from '../../db/schema/orders.js';
 
 export const OPEN_TAB_KEY = 'orders_open_tab_key';
@@ -31,7 +32,7 @@ export async function findOrderByNumber(db: Db, tenantId: string, orderNumber: s
   return row ?? null;
 }
 
-export async function findByExternal(db: Db, tenantId: string, provider: string, externalId: string): Promise<OrderRow | null> {
+export async function findByExternal(db: Db, tenantId: string, provider: DeliveryProvider, externalId: string): Promise<OrderRow | null> {
   const [row] = await db
     .select()
     .from(orders)

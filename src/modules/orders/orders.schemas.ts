@@ -1,6 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MENU_UNITS } from '../../db/schema/menu.js';
-import { ADJUSTMENT_KINDS, DISCOUNT_KINDS, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../db/schema/orders.js';
+import { DELIVERY_PROVIDERS } from '../../db/schema/delivery.js';
+import {
+  ADJUSTMENT_KINDS,
+  DISCOUNT_KINDS,
+  ORDER_SOURCES,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  PAYMENT_GATEWAYS,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+} from '../../db/schema/orders.js';
 import { Body, CalendarDate, Id, Nullable, StringEnum, TenantParams, Timestamp } from '../../platform/schemas.js';
 
 const OrderStatus = StringEnum(ORDER_STATUSES);
@@ -175,6 +185,28 @@ export const Order = Type.Object(
     isSplitBill: Type.Boolean(),
     splitBillReference: Nullable(Type.String()),
     isTab: Type.Boolean(),
+    source: StringEnum(ORDER_SOURCES, { description: 'who made it: staff, guest, wallet checkout, split part, or a delivery platform (marketplace)' }),
+    externalProvider: Nullable(StringEnum(DELIVERY_PROVIDERS), { description: 'the delivery platform of a marketplace order' }),
+    externalId: Nullable(Type.String({ description: 'the platform\'s order id' })),
+    marketplace: Nullable(
+      Type.Object({
+        displayId: Nullable(Type.String({ description: 'the short number the platform shows the courier and the customer' })),
+        fulfilment: StringEnum(['delivery', 'takeout'] as const),
+        placedAt: Timestamp,
+        deliveryAddress: Nullable(Type.String()),
+        notes: Nullable(Type.String()),
+        totals: Type.Object({
+          itemsCents: Type.Integer(),
+          discountCents: Type.Integer(),
+          deliveryFeeCents: Type.Integer(),
+          serviceFeeCents: Type.Integer(),
+          tipCents: Type.Integer(),
+          totalCents: Type.Integer(),
+        }),
+        payment: Type.Object({ method: Type.String(), prepaid: Type.Boolean() }),
+      }),
+      { description: 'a delivery platform\'s details: its number, delivery address, its totals and fees (what the customer paid there)' },
+    ),
     ...BillView,
     total: Type.Integer({ description: 'cents: itemsTotal - discountTotal + serviceCharge + coverCharge (tips are on payments)' }),
     amountPaid: Type.Integer({ description: 'cents collected by approved payments' }),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isId, newId } from '../../db/ids.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { TenantRow } from '../../db/schema/tenants.js';
+import type { DeliveryProvider } from '../../db/schema/delivery.js';
 import type { BillAdjustment, Discount, MarketplaceDetails, OrderLine, OrderLineModifier, OrderRow, OrderStatus } from '../../db/schema/orders.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
@@ -71,6 +72,10 @@ export function toOrderView(o: OrderRow): OrderView {
     isSplitBill: o.isSplitBill,
     splitBillReference: o.splitBillReference,
     isTab: o.isTab,
+    source: o.source,
+    externalProvider: o.externalProvider,
+    externalId: o.externalId,
+    marketplace: o.marketplace,
     ...toBillView(o),
     total: o.total,
     amountPaid: o.amountPaid,
@@ -592,7 +597,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
     async insertMarketplace(
       tenant: TenantRef,
       input: {
-        provider: string;
+        provider: DeliveryProvider;
         externalId: string;
         lines: OrderLine[];
         customerName: string | null;
