@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { seedDemoTenant } from '../../../test/demo.js';
 import { makeSuperadmin, makeTenantWithTeam } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 import { marketplaceIntegrations, type DeliveryProvider } from '../../db/schema/delivery.js';
@@ -9,7 +8,6 @@ import { defaultIntegrationsConfig } from '../../integrations/registry.js';
 import { PROVIDER_A_SIM_CLIENT_ID, PROVIDER_A_SIM_CLIENT_SECRET, PROVIDER_A_SIM_MERCHANT_ID } from '../../integrations/provider-a/index.js';
 import { PROVIDER_B_SIM_CLIENT_ID, PROVIDER_B_SIM_CLIENT_SECRET, PROVIDER_B_SIM_STORE_ID } from '../../integrations/provider-b/index.js';
 import { PROVIDER_C_SIM_CLIENT_ID, PROVIDER_C_SIM_CLIENT_SECRET } from '../../integrations/provider-c/simulator/index.js';
-import { DEMO_EXTERNAL_CODES } from './delivery.demo.js';
 import { TOKEN_RENEW_MARGIN_MS } from './integrations.service.js';
 
 let t: TestApp;
@@ -395,64 +393,5 @@ describe('a platform that cannot be reached or is switched off', () => {
     expect(direct.json().code).toBe('provider_off');
     const list = (await u.app.inject({ url: base(team.slug), headers: team.admin.headers })).json();
     expect(list.map((i: { provider: string; active: boolean }) => [i.provider, i.active])).toEqual([['provider_b', false]]);
-  });
-});
-
-describe('the demo tenant', () => {
-  let d: TestApp;
-  beforeAll(async () => {
-    d = await createTestApp();
-  });
-  afterAll(() => d.close());
-
-  it('has the three integrations active with the simulators\' accounts, and menu items with their default codes', async () => {
-    const t = d;
-    const demo = await seedDemoTenant(t);
-    const list = await demo.get('/t/demo/marketplace/integrations');
-    expect(list.map((i: { provider: string; active: boolean }) => [i.provider, i.active])).toEqual([
-      ['provider_a', true],
-      ['provider_b', true],
-      ['provider_c', true],
-    ]);
-    const byProvider = Object.fromEntries(list.map((i: { provider: string }) => [i.provider, i]));
-    expect(byProvider.provider_a.credentials).toMatchObject({ clientId: PROVIDER_A_SIM_CLIENT_ID, merchantId: PROVIDER_A_SIM_MERCHANT_ID });
-    expect(byProvider.provider_b.credentials).toMatchObject({ clientId: PROVIDER_B_SIM_CLIENT_ID, merchantId: PROVIDER_B_SIM_STORE_ID });
-    expect(byProvider.provider_b.webhookSecretSet).toBe(!!t.app.integrations.providerB.simWebhookSecret);
-    const jwksUrl = t.app.integrations.providerC.simulatorJwksUrl;
-    expect(byProvider.provider_c).toMatchObject({ credentials: { clientId: PROVIDER_C_SIM_CLIENT_ID }, jwksUrl });
-
-    // The seeded credentials work against the simulators (the seed itself did not call them).
-    const tdb = t.app.deps.tenantDb(list[0].tenant);
-    for (const record of await t.app.services.deliveryIntegrations.listActive(tdb)) {
-      expect(await t.app.services.deliveryIntegrations.accessToken(tdb, record)).toBeTruthy();
-    }
-
-    const items = await t.app.services.menu.listItems(tdb);
-    for (const { item, codes } of DEMO_EXTERNAL_CODES) {
-      expect(items.find((i) => i.name === item)?.externalCodes, item).toEqual(codes);
-    }
-
-    // What a newcomer does on `npm start`: each simulator's control API places its default order, which
-    // reaches the kitchen as an order of the demo menu's items.
-    await t.app.jobs.drain({ includeDelayed: true });
-    const before = await demo.get('/t/demo/orders');
-    const controls = [
-      ['/__sim/provider-a/__sim/orders', { webhookUrl: 'http://localhost/t/demo/webhooks/provider_a' }],
-      ['/__sim/provider-b/__sim/orders', { webhookUrl: 'http://localhost/t/demo/webhooks/provider_b' }],
-      ['/__sim/provider-c/__sim/orders', { storeId: byProvider.provider_c.credentials.merchantId, webhookUrl: '/t/demo/webhooks/provider_c' }],
-    ] as const;
-    for (const [url, payload] of controls) {
-      const res = await t.app.inject({ method: 'POST', url, payload });
-      expect(res.statusCode, `${url}: ${res.body}`).toBe(201);
-    }
-    await t.app.jobs.drain({ includeDelayed: true });
-    const after: { _id: string; paymentGateway: string | null; items: { name: string }[] }[] = await demo.get('/t/demo/orders');
-    const known = new Set(before.map((o: { _id: string }) => o._id));
-    const arrived = after.filter((o) => !known.has(o._id));
-    expect(arrived).toHaveLength(3);
-    for (const order of arrived) {
-      expect(order.paymentGateway).toBe('marketplace');
-      expect(order.items.map((i) => i.name).sort()).toEqual(DEMO_EXTERNAL_CODES.map((c) => c.item).sort());
-    }
   });
 });
