@@ -147,16 +147,23 @@ export function integrationsService(deps: ModuleDeps) {
   /** Renewals in flight in this process, by integration id: two callers at once share one. */
   const renewing = new Map<string, Promise<string>>();
 
-  async function renew(t: TenantDb, integration: IntegrationRecord): Promise<string> {
+  /**
+   * The token this process renewed per integration, for a few seconds: a caller whose read raced the renewal's
+   * write uses it instead of renewing again (kept briefly, so a change of credentials is not outlived).
+   */
+  const renewed = new Map<string, { token: ProviderToken; until: number }>();
+  const RENEWED_KEEP_MS = 5_000;
+
+  async function renew(t: TenantDb, integration: IntegrationRecord): Promise<ProviderToken> {
     const token = await fetchToken(integration.provider, integration.credentials);
     // Another process may have renewed meanwhile: the row lock orders the writers, the first fresh token wins.
     return t.run(async (tx) => {
       const row = await q.findIntegration(tx.db, tx.tenantId, integration.id, true);
       if (!row) throw new NotFound('Integration');
       const stored = readToken(row);
-      if (fresh(stored) && stored.expiresAt.getTime() >= token.expiresAt.getTime()) return stored.accessToken;
+      if (fresh(stored) && stored.expiresAt.getTime() >= token.expiresAt.getTime()) return stored;
       await q.updateIntegration(tx.db, tx.tenantId, integration.id, { tokens: encToken(token) }, clock.now());
-      return token.accessToken;
+      return token;
     });
   }
 
@@ -211,13 +218,23 @@ export function integrationsService(deps: ModuleDeps) {
      * from the platform (stored encrypted). Throws `Rejected` (credentials refused) or `Unavailable`.
      */
     async accessToken(t: TenantDb, integration: IntegrationRecord): Promise<string> {
+      const started = renewing.get(integration.id);
+      if (started) return started;
       const row = await t.run((tx) => q.findIntegration(tx.db, tx.tenantId, integration.id));
       if (!row) throw new NotFound('Integration');
       const cached = readToken(row);
       if (fresh(cached)) return cached.accessToken;
+      // A renewal of this process that started, or even ended, while the row was read (its read saw the old token).
       const inFlight = renewing.get(integration.id);
       if (inFlight) return inFlight;
-      const p = renew(t, integration).finally(() => renewing.delete(integration.id));
+      const renewedHere = renewed.get(integration.id);
+      if (renewedHere && renewedHere.until > Date.now() && fresh(renewedHere.token)) return renewedHere.token.accessToken;
+      const p = renew(t, integration)
+        .then((token) => {
+          renewed.set(integration.id, { token, until: Date.now() + RENEWED_KEEP_MS });
+          return token.accessToken;
+        })
+        .finally(() => renewing.delete(integration.id));
       renewing.set(integration.id, p);
       return p;
     },
