@@ -99,3 +99,22 @@ export const send = (reply: FastifyReply, status: number, body: unknown) => repl
 /** The body as an object (the simulators validate each field themselves); anything else reads as `{}`. */
 export const objectBody = (req: FastifyRequest): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+
+/** A refusal of a simulated provider: each simulator answers it in its provider's error body (`errorReplier`). */
+export class SimulatorError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers a `SimulatorError` with `body(err)` as its provider would; anything else is the server's 500. */
+export function errorReplier(body: (err: SimulatorError) => unknown) {
+  return (reply: FastifyReply, err: unknown) => {
+    if (err instanceof SimulatorError) return send(reply, err.status, body(err));
+    throw err;
+  };
+}

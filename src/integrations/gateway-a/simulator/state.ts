@@ -2,10 +2,9 @@
  * What the gateway_a simulator remembers: issued OAuth tokens, known terminals, and the payment
  * intents as the gateway's API shows them.
  */
-import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import { tokenStore, type TokenStore } from '../../simulator/oauth.js';
-import { send } from '../../simulator/server.js';
+import { errorReplier, SimulatorError } from '../../simulator/server.js';
 import { TERMINAL_SERIAL } from '../client.js';
 import type { GatewayAWebhookShape } from '../webhook.js';
 
@@ -66,22 +65,9 @@ export function viewIntent(i: SimIntent): SimIntentView {
   };
 }
 
+export { SimulatorError };
 /** A refusal of the simulated gateway, answered as `{ error, message, status }`. */
-export class SimulatorError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Answers a SimulatorError as the gateway would; anything else is the server's 500. */
-export function replyError(reply: FastifyReply, err: unknown) {
-  if (err instanceof SimulatorError) return send(reply, err.status, { error: err.code, message: err.message, status: err.status });
-  throw err;
-}
+export const replyError = errorReplier((err) => ({ error: err.code, message: err.message, status: err.status }));
 
 /** The gateway's OAuth tokens (`APP_USR-...`), each valid for `ttlSeconds`. */
 export const gatewayATokens = (clock: Clock, ttlSeconds: number): TokenStore =>

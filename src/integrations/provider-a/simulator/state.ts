@@ -3,10 +3,9 @@
  * order-details shape), the status actions it received, the catalog items it received, and failures a test
  * asked for.
  */
-import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import { tokenStore, type TokenStore } from '../../simulator/oauth.js';
-import { send } from '../../simulator/server.js';
+import { errorReplier, SimulatorError } from '../../simulator/server.js';
 import type { ProviderAOrderAction } from '../client.js';
 
 export type { TokenStore } from '../../simulator/oauth.js';
@@ -64,21 +63,9 @@ export interface SimCatalogItem {
   updatedAt: string;
 }
 
+export { SimulatorError };
 /** A refusal of the simulated platform, answered as iFood does: `{ error: { code, message } }`. */
-export class SimulatorError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function replyError(reply: FastifyReply, err: unknown) {
-  if (err instanceof SimulatorError) return send(reply, err.status, { error: { code: err.code, message: err.message } });
-  throw err;
-}
+export const replyError = errorReplier((err) => ({ error: { code: err.code, message: err.message } }));
 
 export function simState(clock: Clock, opts: { clientId: string; clientSecret: string; tokenTtlSeconds: number }) {
   const clients = new Map<string, string>([[opts.clientId, opts.clientSecret]]);

@@ -2,10 +2,9 @@
  * What the provider_b simulator remembers: issued tokens, the orders it created (in the platform's
  * getOrders shape) and their state, the status actions it received, and the catalog items pushed to it.
  */
-import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import { tokenStore, type TokenStore } from '../../simulator/oauth.js';
-import { send } from '../../simulator/server.js';
+import { errorReplier, SimulatorError } from '../../simulator/server.js';
 
 export type { TokenStore } from '../../simulator/oauth.js';
 
@@ -65,21 +64,9 @@ export function simState(clock: Clock, ttlSeconds: number) {
 }
 export type SimState = ReturnType<typeof simState>;
 
+export { SimulatorError };
 /** A refusal of the simulated platform, answered as `{ code, message }`. */
-export class SimulatorError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function replyError(reply: FastifyReply, err: unknown) {
-  if (err instanceof SimulatorError) return send(reply, err.status, { code: err.code, message: err.message });
-  throw err;
-}
+export const replyError = errorReplier((err) => ({ code: err.code, message: err.message }));
 
 export const providerBTokens = (clock: Clock, ttlSeconds: number): TokenStore =>
   tokenStore(clock, ttlSeconds, { prefix: 'sim-pb-', tokenType: 'Bearer', defaultScope: 'orders menu' });

@@ -2,10 +2,9 @@
  * What the provider_c simulator remembers besides its orders (`orders.ts`) and keys (`keys.ts`): the OAuth
  * clients it knows and the tokens it issued, the statuses the service pushed and the catalog items it received.
  */
-import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../../platform/clock.js';
 import { tokenStore, type TokenStore } from '../../simulator/oauth.js';
-import { send } from '../../simulator/server.js';
+import { errorReplier, SimulatorError } from '../../simulator/server.js';
 
 export type { TokenStore } from '../../simulator/oauth.js';
 
@@ -16,21 +15,9 @@ export const PROVIDER_C_SIM_TOKEN_TTL_SECONDS = 2_592_000;
 export const PROVIDER_C_SIM_ISSUER = 'https://provider-c.simulator';
 export const PROVIDER_C_SIM_SCOPES = ['eats.order', 'eats.store'] as const;
 
+export { SimulatorError };
 /** A refusal of the simulated platform, answered as `{ code, message }` (Uber Eats' error body). */
-export class SimulatorError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function replyError(reply: FastifyReply, err: unknown) {
-  if (err instanceof SimulatorError) return send(reply, err.status, { code: err.code, message: err.message });
-  throw err;
-}
+export const replyError = errorReplier((err) => ({ code: err.code, message: err.message }));
 
 export const providerCTokens = (clock: Clock, ttlSeconds: number): TokenStore =>
   tokenStore(clock, ttlSeconds, { prefix: 'IA.sim-', tokenType: 'Bearer', defaultScope: PROVIDER_C_SIM_SCOPES.join(' ') });
