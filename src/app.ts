@@ -32,6 +32,7 @@ import { appsModule } from './modules/apps/index.js';
 import { deliveryModule } from './modules/delivery/index.js';
 import { reservationsModule } from './modules/reservations/index.js';
 import { shiftsModule } from './modules/shifts/index.js';
+import { storefrontModule } from './modules/storefront/index.js';
 import { tablesModule } from './modules/tables/index.js';
 import { tenantsModule } from './modules/tenants/index.js';
 import { usersModule } from './modules/users/index.js';
@@ -97,6 +98,7 @@ export const MODULES = [
   fiscalModule,
   appsModule,
   deliveryModule,
+  storefrontModule,
 ] as const;
 
 /** Every module's services by name (`services.orders`, `services.menu`...) and the platform's rate limiter and idempotency store. */

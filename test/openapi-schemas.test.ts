@@ -15,7 +15,7 @@ import {
 import { INDIRECT_COST_TYPES, INDIRECT_UNIT_TYPES, SNAPSHOT_TRIGGERS } from '../src/db/schema/bom.js';
 import { EXPENSE_DRE_GROUPS } from '../src/db/schema/dre.js';
 import { ITEM_STATUSES, LABEL_REASONS, LABEL_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../src/db/schema/inventory.js';
-import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
+import { KITCHEN_STATIONS, MENU_UNITS, MODIFIER_GROUP_TYPES } from '../src/db/schema/menu.js';
 import { PURCHASE_ORDER_STATUSES, SUGGESTION_STATUSES } from '../src/db/schema/purchasing.js';
 import { DISCOUNT_KINDS, ORDER_SOURCES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_GATEWAYS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../src/db/schema/orders.js';
 import { CASH_MOVEMENT_KINDS, SHIFT_STATUSES } from '../src/db/schema/shifts.js';
@@ -79,6 +79,7 @@ describe('/openapi.json', () => {
     expect(enumOf(order, 'externalProvider')).toEqual([...DELIVERY_PROVIDERS]);
     const orderLine = resolve(resolve(order.properties!.items).items!);
     expect(enumOf(orderLine, 'unit')).toEqual([...MENU_UNITS]);
+    expect(enumOf(orderLine, 'station')).toEqual([...KITCHEN_STATIONS]);
     expect(enumOf(resolve(orderLine.properties!.discount), 'kind')).toEqual([...DISCOUNT_KINDS]);
 
     const tracked = answer('get', '/t/{slug}/orders/{number}/track');
@@ -90,6 +91,8 @@ describe('/openapi.json', () => {
     expect(enumOf(answer('get', '/t/{slug}/users'), 'role')).toEqual([...MEMBER_ROLES]);
     expect(enumOf(answer('get', '/t/{slug}/menu/modifier-groups'), 'type')).toEqual([...MODIFIER_GROUP_TYPES]);
     expect(enumOf(answer('get', '/t/{slug}/menu/items'), 'unit')).toEqual([...MENU_UNITS]);
+    expect(enumOf(answer('get', '/t/{slug}/menu/items'), 'station')).toEqual([...KITCHEN_STATIONS]);
+    expect(enumOf(resolve(answer('get', '/t/{slug}/storefront').properties!.tenant), 'businessType')).toEqual([...BUSINESS_TYPES]);
 
     for (const tenant of [answer('get', '/t/{slug}/tenants'), answer('get', '/api/superadmin/tenants')]) {
       expect(enumOf(tenant, 'plan')).toEqual([...PLANS]);
@@ -164,6 +167,12 @@ describe('/openapi.json', () => {
     expect(enumOf(indirectCost, 'unitType')).toEqual([...INDIRECT_UNIT_TYPES]);
     expect(enumOf(answer('get', '/t/{slug}/bom/{menuItemId}/history'), 'triggeredBy')).toEqual([...SNAPSHOT_TRIGGERS]);
     expect(enumOf(resolve(answer('get', '/t/{slug}/bom').properties!.latestSnapshot), 'triggeredBy')).toEqual([...SNAPSHOT_TRIGGERS]);
+  });
+
+  it('documents the media types of a file answer, errors staying JSON', () => {
+    const responses = doc.paths['/t/{slug}/pdvs/{pdvId}/table-qr'].get.responses;
+    expect(Object.keys(responses['200'].content!).sort()).toEqual(['image/png', 'text/html']);
+    expect(Object.keys(responses['404'].content!)).toEqual(['application/json']);
   });
 
   it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {

@@ -7,6 +7,9 @@ export const MODIFIER_GROUP_TYPES = ['single', 'multiple'] as const;
 /** How an item is sold: by the unit, or by weight with quantities in kg to 3 decimals (padarias, mercados). */
 export const MENU_UNITS = ['un', 'kg'] as const;
 export type MenuUnit = (typeof MENU_UNITS)[number];
+/** Where an item is prepared: the kitchen screen shows each station its own lines (lines without one count as `kitchen`). */
+export const KITCHEN_STATIONS = ['kitchen', 'bar', 'desserts'] as const;
+export type Station = (typeof KITCHEN_STATIONS)[number];
 export type ModifierGroupType = (typeof MODIFIER_GROUP_TYPES)[number];
 
 /** One choice inside a modifier group; `priceAdjustment` in integer cents, never negative. */
@@ -47,6 +50,7 @@ export const menuItems = pgTable(
     /** `kg`: the price is per kilogram. */
     unit: text('unit', { enum: MENU_UNITS }).notNull().default('un'),
     preparationTime: integer('preparation_time'),
+    station: text('station', { enum: KITCHEN_STATIONS }).notNull().default('kitchen'),
     isAvailable: boolean('is_available').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),
     allergens: text('allergens').array().notNull().default(sql`'{}'`),

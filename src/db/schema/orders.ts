@@ -1,7 +1,7 @@
 import { bigint, boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { pdvs } from './branches.js';
-import type { MenuUnit } from './menu.js';
+import type { MenuUnit, Station } from './menu.js';
 import { createdAt, id, ts, updatedAt } from './columns.js';
 import { diningTables } from './tables.js';
 import { DELIVERY_PROVIDERS } from './delivery.js';
@@ -96,6 +96,10 @@ export interface OrderLine {
   notes?: string;
   allergens?: string[];
   modifiers?: OrderLineModifier[];
+  /** The item's station when the line was made; absent on lines written before stations: `kitchen`. */
+  station?: Station;
+  /** The item's preparation time in minutes when the line was made (absent when the item had none). */
+  preparationTime?: number;
 }
 
 export const orders = pgTable(

@@ -143,6 +143,9 @@ export function ingestService(
         price: unitPriceOf(line),
         quantity: line.quantity,
         unit: 'un',
+        // The kitchen display routes the line to the item's station, and times it against its preparation time.
+        station: item.station,
+        ...(item.preparationTime ? { preparationTime: item.preparationTime } : {}),
         ...(notes ? { notes } : {}),
         ...(line.options.length
           ? {

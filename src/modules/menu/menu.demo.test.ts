@@ -27,6 +27,9 @@ describe('demo tenant', () => {
     expect(items.filter((i: { allergens: string[] }) => i.allergens.length > 0).length).toBeGreaterThan(10);
     const feijoada = items.find((i: { name: string }) => i.name === 'Feijoada completa');
     expect(feijoada.price).toBe(6990);
+    const stationOf = (name: string) => items.find((i: { name: string }) => i.name === name).station;
+    expect([stationOf('Feijoada completa'), stationOf('Caipirinha de limão'), stationOf('Café expresso'), stationOf('Pudim de leite condensado')])
+      .toEqual(['kitchen', 'bar', 'bar', 'desserts']);
 
     const groups = (await t.app.inject({ url: '/t/demo/menu/modifier-groups' })).json();
     expect(groups.map((g: { name: string }) => g.name).sort()).toEqual(['Acompanhamento', 'Adicionais', 'Ponto da carne']);

@@ -1,10 +1,11 @@
+import type { Station } from '../../db/schema/menu.js';
 import type { TenantDb } from '../../db/scopes.js';
 import type { MenuService } from './menu.service.js';
 
 type DemoItem = [name: string, description: string, priceCents: number, minutes: number, allergens: string[], groups?: ('ponto' | 'acompanhamento' | 'adicionais')[], available?: boolean];
 
-/** A Brazilian restaurant menu: 6 categories, 37 items priced in BRL cents, allergens, 3 modifier groups. */
-const MENU: { category: string; items: DemoItem[] }[] = [
+/** A Brazilian restaurant menu: 6 categories, 37 items priced in BRL cents, allergens, 3 modifier groups; drinks on the bar, desserts on their station. */
+const MENU: { category: string; station?: Station; items: DemoItem[] }[] = [
   {
     category: 'Entradas',
     items: [
@@ -43,6 +44,7 @@ const MENU: { category: string; items: DemoItem[] }[] = [
   },
   {
     category: 'Sobremesas',
+    station: 'desserts',
     items: [
       ['Pudim de leite condensado', 'Pudim de leite condensado com calda de caramelo', 1690, 5, ['lactose', 'ovo']],
       ['Brigadeiro de colher', 'Brigadeiro cremoso servido na tigela', 1490, 5, ['lactose']],
@@ -54,6 +56,7 @@ const MENU: { category: string; items: DemoItem[] }[] = [
   },
   {
     category: 'Bebidas',
+    station: 'bar',
     items: [
       ['Suco natural de laranja (500 ml)', 'Laranja espremida na hora', 1290, 5, []],
       ['Suco de maracujá (500 ml)', 'Suco natural de maracujá', 1290, 5, []],
@@ -65,6 +68,7 @@ const MENU: { category: string; items: DemoItem[] }[] = [
   },
   {
     category: 'Cervejas e drinks',
+    station: 'bar',
     items: [
       ['Caipirinha de limão', 'Cachaça artesanal, limão taiti, açúcar e gelo', 2490, 5, []],
       ['Caipiroska de morango', 'Vodka, morangos frescos, açúcar e gelo', 2690, 5, []],
@@ -128,6 +132,7 @@ export async function seedDemoMenu(menu: MenuService, t: TenantDb) {
         price,
         category: category._id,
         preparationTime,
+        station: section.station ?? 'kitchen',
         allergens,
         isAvailable,
         modifierGroupIds: groupNames.map((g) => groups[g]._id),

@@ -111,6 +111,7 @@ const itemColumns = {
   price: menuItems.price,
   unit: menuItems.unit,
   preparationTime: menuItems.preparationTime,
+  station: menuItems.station,
   isAvailable: menuItems.isAvailable,
   isActive: menuItems.isActive,
   allergens: menuItems.allergens,

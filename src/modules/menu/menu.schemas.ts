@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { QUANTITY_UNITS, STOCK_UNITS } from '../../db/schema/inventory.js';
-import { MENU_UNITS, MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
+import { KITCHEN_STATIONS, MENU_UNITS, MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
 import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /** Highest price a menu item may have: R$ 100.000,00. */
@@ -12,6 +12,7 @@ const Description = Type.String({ maxLength: 2000 });
 const Cents = Type.Integer({ minimum: 0, maximum: MAX_PRICE_CENTS, description: 'integer cents (BRL), never negative' });
 const Minutes = Type.Integer({ minimum: 0, maximum: 1440, description: 'minutes' });
 const Allergen = Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' });
+const STATION_DESCRIPTION = 'where the item is prepared: kitchen, bar or desserts (the kitchen screen filters by it)';
 const UNIT_DESCRIPTION = 'un: sold by the unit; kg: price is per kilogram and orders take quantities in kg to 3 decimals';
 
 // ---- categories
@@ -110,6 +111,7 @@ const menuItemFields = {
   unit: StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION }),
   category: Type.String({ description: 'category id' }),
   preparationTime: Nullable(Type.Integer(), { description: 'minutes' }),
+  station: StringEnum(KITCHEN_STATIONS, { description: STATION_DESCRIPTION }),
   isAvailable: Type.Boolean(),
   isActive: Type.Boolean(),
   allergens: Type.Array(Type.String()),
@@ -182,6 +184,7 @@ export const CreateItemBody = Body({
   unit: Type.Optional(StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION })),
   category: Id,
   preparationTime: Type.Optional(Minutes),
+  station: Type.Optional(StringEnum(KITCHEN_STATIONS, { description: `${STATION_DESCRIPTION}; default kitchen` })),
   isAvailable: Type.Optional(Type.Boolean({ description: 'default true' })),
   isActive: Type.Optional(Type.Boolean({ description: 'default true' })),
   allergens: Type.Optional(Allergens),
@@ -196,6 +199,7 @@ export const UpdateItemBody = Body({
   unit: Type.Optional(StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION })),
   category: Type.Optional(Id),
   preparationTime: Type.Optional(Nullable(Minutes)),
+  station: Type.Optional(StringEnum(KITCHEN_STATIONS, { description: STATION_DESCRIPTION })),
   isAvailable: Type.Optional(Type.Boolean()),
   isActive: Type.Optional(Type.Boolean()),
   allergens: Type.Optional(Allergens),

@@ -1,7 +1,7 @@
 import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/client.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
-import type { MenuCategoryRow, MenuUnit, ModifierGroupRow, ModifierOption } from '../../db/schema/menu.js';
+import type { MenuCategoryRow, MenuUnit, ModifierGroupRow, ModifierOption, Station } from '../../db/schema/menu.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
 import { freshReadCoalescer, versionedBodyCache, type CachedBody } from '../../platform/http-cache.js';
@@ -58,6 +58,7 @@ export function toItemView(i: q.ItemRow): MenuItemView {
     unit: i.unit,
     category: i.categoryId ?? '',
     preparationTime: i.preparationTime,
+    station: i.station,
     isAvailable: i.isAvailable,
     isActive: i.isActive,
     allergens: i.allergens,
@@ -98,6 +99,8 @@ export interface OrderableItem {
   isAvailable: boolean;
   allergens: string[];
   preparationTime: number | null;
+  /** Where it is prepared (the order line keeps it). */
+  station: Station;
   /** Its modifier groups, expanded, in display order. */
   modifierGroups: ModifierGroupView[];
 }
@@ -300,6 +303,7 @@ export function menuService({ tenantDb }: Deps) {
           price: input.price,
           unit: input.unit ?? 'un',
           preparationTime: input.preparationTime ?? null,
+          station: input.station ?? 'kitchen',
           isAvailable: input.isAvailable ?? true,
           isActive: input.isActive ?? true,
           allergens: dedupe(input.allergens ?? []),
@@ -424,6 +428,7 @@ export function menuService({ tenantDb }: Deps) {
               isAvailable: r.isAvailable,
               allergens: r.allergens,
               preparationTime: r.preparationTime,
+              station: r.station,
               modifierGroups: r.modifierGroupIds.flatMap((g) => (groups.has(g) ? [groups.get(g)!] : [])),
             },
           ]),

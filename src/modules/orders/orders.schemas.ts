@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MENU_UNITS } from '../../db/schema/menu.js';
+import { KITCHEN_STATIONS, MENU_UNITS } from '../../db/schema/menu.js';
 import { DELIVERY_PROVIDERS } from '../../db/schema/delivery.js';
 import {
   ADJUSTMENT_KINDS,
@@ -167,6 +167,8 @@ export const OrderLineView = Type.Object({
       }),
     ),
   ),
+  station: Type.Optional(StringEnum(KITCHEN_STATIONS, { description: 'where the line is prepared (the item\'s station when ordered); absent: kitchen' })),
+  preparationTime: Type.Optional(Type.Number({ description: 'minutes: the item\'s preparation time when ordered' })),
 });
 
 export const Order = Type.Object(

@@ -235,6 +235,8 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
         price: Math.max(0, item.price + chosen.reduce((s, c) => s + c.priceAdjustment, 0)),
         quantity: input.quantity,
         unit: item.unit,
+        station: item.station,
+        ...(item.preparationTime !== null ? { preparationTime: item.preparationTime } : {}),
         ...(input.notes ? { notes: input.notes } : {}),
         ...(allergens.length ? { allergens } : {}),
         ...(modifiers.length ? { modifiers } : {}),

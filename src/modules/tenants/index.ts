@@ -4,6 +4,7 @@ import { tenantsRoutes } from './tenants.routes.js';
 import { tenantsService } from './tenants.service.js';
 
 export type { TenantsService } from './tenants.service.js';
+export { BUSINESS_TYPES } from './tenants.schemas.js';
 
 /** Tenants (spec 4.3): the superadmin's tenant routes and each tenant's configuration. */
 export const tenantsModule = defineModule({

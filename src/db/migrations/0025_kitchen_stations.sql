@@ -1,0 +1,1 @@
+ALTER TABLE "menu_items" ADD COLUMN "station" text DEFAULT 'kitchen' NOT NULL;
