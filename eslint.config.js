@@ -1,5 +1,6 @@
 // Lint and format: typescript-eslint with type information and a few @stylistic rules (docs/decisions.md, "Lint").
 import js from '@eslint/js';
+import globals from 'globals';
 import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -8,7 +9,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@stylistic': stylistic },
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -36,4 +37,7 @@ export default tseslint.config(
       '@stylistic/no-multiple-empty-lines': ['error', { max: 1 }],
     },
   },
+  // The browser pages (issue 19): browser globals; the build and start scripts run on Node.
+  { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
 );

@@ -14,6 +14,7 @@ import { genReqId, installErrorHandling } from './platform/http.js';
 import { installOpenApi } from './platform/openapi.js';
 import { tenantResolver } from './platform/tenancy.js';
 import { installValidators } from './platform/validation.js';
+import { webPages } from './platform/web.js';
 import { makeMailer, type Mailer } from './platform/mail.js';
 import { buildModules, registerRoutes, startSchedules, type ServicesOf } from './platform/module.js';
 import { authModule } from './modules/auth/index.js';
@@ -174,6 +175,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     installGuards(scope, deps);
     registerRoutes(scope, modules, MODULES, { ...platformServices, config });
   });
+  await app.register(webPages);
 
   return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime, integrations });
 }

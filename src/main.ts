@@ -30,6 +30,12 @@ async function main() {
     `  Health:     ${base}/health  ${base}/ready`,
     ...app.integrations.describe(base).map((l) => `  ${l}`),
   ];
+  if (await app.services.tenants.findBySlug('demo')) {
+    lines.push(
+      `  Menu (QR):  ${base}/t/demo/b/salao/menu?table=1   (a guest at table 1; printable QR codes: GET /t/demo/pdvs/<pdvId>/table-qr)`,
+      `  Kitchen:    ${base}/t/demo/kitchen   (log in as demo staff or demo admin; ?station=bar or desserts)`,
+    );
+  }
   if (logins.length) {
     lines.push('', 'First start: these logins were created (passwords are shown only this once):');
     for (const l of logins) {

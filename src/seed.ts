@@ -34,8 +34,9 @@ export async function seedFirstStart(tenantDb: (tenantId: string) => TenantDb, s
     plan: 'premium',
     businessType: 'restaurant',
   });
-  // The usual 10% on dine-in bills, so the demo shows a service charge (optional for the customer).
-  await services.tenants.update(tenant._id, { serviceChargePercent: 10 });
+  // The usual 10% on dine-in bills, so the demo shows a service charge (optional for the customer), and a
+  // PIX key, so guest checkout on the QR menu shows a BR Code.
+  await services.tenants.update(tenant._id, { serviceChargePercent: 10, pixKey: 'pix@cantina-demo.com.br' });
   const demo: DemoSeedContext = {
     tenant: { id: tenant._id, slug: tenant.slug, timezone: tenant.timezone, db: tenantDb(tenant._id) },
     password: env.DEMO_PASSWORD || generatedPassword(),

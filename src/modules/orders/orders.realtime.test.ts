@@ -181,6 +181,7 @@ describe('kitchen and tracking over socket.io', () => {
       status: 'ready',
       type: 'takeout',
       items: [{ name: 'Moqueca', quantity: 1, price: 7450 }],
+      serviceCharge: 0,
       total: 7450,
       paymentStatus: 'approved',
       createdAt: guest.createdAt,

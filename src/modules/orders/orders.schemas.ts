@@ -259,6 +259,7 @@ export const TrackedOrder = Type.Object({
   status: OrderStatus,
   type: Type.Optional(StringEnum(ORDER_TYPES, { description: 'guest orders only' })),
   items: Type.Optional(Type.Array(Type.Object({ name: Type.String(), quantity: Type.Number(), price: Type.Integer() }), { description: 'guest orders only' })),
+  serviceCharge: Type.Optional(Type.Integer({ description: 'cents of service charge in the total (guest orders only)' })),
   total: Type.Optional(Type.Integer({ description: 'guest orders only' })),
   paymentStatus: Type.Optional(Nullable(PaymentStatus, { description: 'guest orders only' })),
   createdAt: Timestamp,

@@ -107,6 +107,7 @@ export function toTrackedView(o: OrderRow): TrackedOrderView {
     status: o.status,
     type: o.type,
     items: o.items.map((l) => ({ name: l.name, quantity: l.quantity, price: l.price })),
+    serviceCharge: o.serviceCharge,
     total: o.total,
     paymentStatus: o.paymentStatus,
     ...times,

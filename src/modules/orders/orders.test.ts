@@ -299,6 +299,7 @@ describe('working with orders', () => {
       status: 'pending',
       type: 'takeout',
       items: [{ name: 'Guaraná', quantity: 2, price: 700 }],
+      serviceCharge: 0,
       total: 1400,
       paymentStatus: 'approved',
       createdAt: order.createdAt,
