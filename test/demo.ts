@@ -16,5 +16,5 @@ export async function seedDemoTenant(t: TestApp) {
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   };
-  return { headers, get };
+  return { headers, get, logins };
 }
