@@ -3,7 +3,18 @@ import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../app.js';
-import { crc16, emvFields, ensureWebBuilt, hasChromium, keepMeasurement, launchBrowser, phoneContext, screenshot, throttleAsMobile } from '../browser.js';
+import {
+  crc16,
+  emvFields,
+  ensureWebBuilt,
+  hasChromium,
+  keepMeasurement,
+  launchBrowser,
+  phoneContext,
+  screenshot,
+  seriousAxeViolations,
+  throttleAsMobile,
+} from '../browser.js';
 import { seedDemoTenant } from '../demo.js';
 
 /**
@@ -71,12 +82,15 @@ describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', 
     await net.release();
     await expect.poll(() => guest.getByText('Mesa 3').first().isVisible()).toBe(true);
     await screenshot(guest, 'menu', { fullPage: false });
+    expect(await seriousAxeViolations(guest), 'axe-core on the menu').toEqual([]);
 
     await addDish(guest, 'Fraldinha grelhada', ['Mal passada', 'Batata frita']);
     await addDish(guest, 'Costela no bafo', ['Purê de batata']);
 
     await guest.getByTestId('open-cart').click();
     await guest.getByTestId('checkout').click();
+    await guest.getByLabel('Nome').waitFor();
+    expect(await seriousAxeViolations(guest), 'axe-core on the checkout form').toEqual([]);
     await guest.getByLabel('Nome').fill('Maria Cliente');
     await guest.locator('input[value="pix"]').check();
     await guest.getByTestId('place-order').click();
@@ -98,6 +112,7 @@ describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', 
     const qrSrc = await guest.locator('img[src^="data:image/png;base64,"]').first().getAttribute('src');
     expect(decodeQr(Buffer.from(qrSrc!.split(',')[1], 'base64'))).toBe(payload);
     await screenshot(guest, 'pix');
+    expect(await seriousAxeViolations(guest), 'axe-core on the PIX and tracking view').toEqual([]);
 
     const status = guest.getByTestId('order-status');
     await expect.poll(() => status.getAttribute('data-status')).toBe('pending');
@@ -107,6 +122,8 @@ describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', 
     const kitchen = await kitchenContext.newPage();
     await kitchen.goto(`${base}/t/demo/kitchen`);
     const staff = demo.logins.find((l) => l.who === 'demo staff')!;
+    await kitchen.getByLabel('E-mail').waitFor();
+    expect(await seriousAxeViolations(kitchen), 'axe-core on the kitchen login').toEqual([]);
     await kitchen.getByLabel('E-mail').fill(staff.email);
     await kitchen.getByLabel('Senha').fill(staff.password!);
     await kitchen.getByTestId('login').click();
@@ -114,6 +131,7 @@ describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', 
     await card.waitFor();
     await expect.poll(() => kitchen.getByTestId('connection').getAttribute('data-state')).toBe('connected');
     await screenshot(kitchen, 'kitchen');
+    expect(await seriousAxeViolations(kitchen), 'axe-core on the kitchen display').toEqual([]);
 
     // Bump: the guest's tracking view changes without a reload.
     await card.getByTestId('bump').click();
@@ -176,7 +194,10 @@ async function addDish(page: Page, name: string, options: string[]) {
   const sheet = page.getByRole('dialog');
   await sheet.waitFor();
   for (const option of options) await sheet.getByLabel(option, { exact: false }).first().check();
-  if (name === 'Fraldinha grelhada') await screenshot(page, 'item-sheet', { fullPage: false });
+  if (name === 'Fraldinha grelhada') {
+    await screenshot(page, 'item-sheet', { fullPage: false });
+    expect(await seriousAxeViolations(page), 'axe-core on the item sheet').toEqual([]);
+  }
   await sheet.getByTestId('sheet-add').click();
   await sheet.waitFor({ state: 'hidden' });
 }
