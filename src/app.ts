@@ -175,7 +175,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     installGuards(scope, deps);
     registerRoutes(scope, modules, MODULES, { ...platformServices, config });
   });
-  await app.register(webPages);
+  await app.register(webPages, { connectOrigins: [integrations.wallet.tokenizationUrl] });
 
   return Object.assign(app as FastifyInstance, { services, deps, jobs, realtime, integrations });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MODULES, type Services } from './app.js';
 import type { Config } from './config.js';
 import type { TenantDb } from './db/scopes.js';
+import { WALLET_SIM_ACCOUNT } from './integrations/wallet/index.js';
 import { systemClock } from './platform/clock.js';
 import { seedDemo, type DemoSeedContext, type SeedLogin } from './platform/module.js';
 
@@ -35,8 +36,14 @@ export async function seedFirstStart(tenantDb: (tenantId: string) => TenantDb, s
     businessType: 'restaurant',
   });
   // The usual 10% on dine-in bills, so the demo shows a service charge (optional for the customer), and a
-  // PIX key, so guest checkout on the QR menu shows a BR Code.
-  await services.tenants.update(tenant._id, { serviceChargePercent: 10, pixKey: 'pix@cantina-demo.com.br' });
+  // PIX key, so guest checkout on the QR menu shows a BR Code. With the wallet on its simulator (in-process or
+  // standalone: both know its default account), the simulator's account, so the QR menu offers the online card.
+  const walletSimulated = (config.integrations?.wallet.mode ?? 'simulator') === 'simulator';
+  await services.tenants.update(tenant._id, {
+    serviceChargePercent: 10,
+    pixKey: 'pix@cantina-demo.com.br',
+    ...(walletSimulated ? { walletAccessToken: WALLET_SIM_ACCOUNT.accessToken, walletPublicKey: WALLET_SIM_ACCOUNT.publicKey } : {}),
+  });
   const demo: DemoSeedContext = {
     tenant: { id: tenant._id, slug: tenant.slug, timezone: tenant.timezone, db: tenantDb(tenant._id) },
     password: env.DEMO_PASSWORD || generatedPassword(),

@@ -8,10 +8,10 @@ import { installErrorHandling } from './http.js';
 import { webPages } from './web.js';
 
 /** A bare Fastify with the web plugin on `distDir` (the page routes need nothing else). */
-async function webApp(distDir: string): Promise<FastifyInstance> {
+async function webApp(distDir: string, connectOrigins?: string[]): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   installErrorHandling(app);
-  await app.register(webPages, { distDir });
+  await app.register(webPages, { distDir, connectOrigins });
   await app.ready();
   return app;
 }
@@ -50,6 +50,20 @@ describe('web pages', () => {
     expect(csp).toContain(`img-src 'self' data:`);
     expect(csp).toContain(`connect-src 'self' ws://example.test:3000 wss://example.test:3000`);
     expect(csp).toContain(`frame-ancestors 'none'`);
+  });
+
+  it('allows the origin of an absolute connect URL (the wallet gateway), not a same-origin path', async () => {
+    const app = await webApp(join(dir, 'dist'), ['https://wallet.example.test:8443/v1/card_tokens', '/__sim/wallet/v1/card_tokens', 'javascript:alert(1)']);
+    try {
+      const res = await app.inject({ url: '/t/demo/b/salao/menu', headers: { host: 'example.test:3000' } });
+      expect(res.statusCode).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain(`connect-src 'self' ws://example.test:3000 wss://example.test:3000 https://wallet.example.test:8443;`);
+      expect(csp).not.toContain('/__sim');
+      expect(csp).not.toContain('javascript');
+    } finally {
+      await app.close();
+    }
   });
 
   it('compresses what the browser accepts, and sends it plain to a client that asks for nothing', async () => {

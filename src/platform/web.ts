@@ -11,7 +11,8 @@
  * registered outside the guarded scope, so they need no auth rule. Without a build they answer 503 with a
  * hint. Answers are compressed (br, gzip) when the browser accepts it.
  * Every HTML answer carries a Content-Security-Policy: scripts, styles and connections to the same
- * origin only (WebSocket included), `data:` images (the PIX QR code) and sounds (the kitchen cue).
+ * origin only (WebSocket included) plus the origins of `connectOrigins` (the wallet gateway's card
+ * tokenization when it is not served by this process), `data:` images (the PIX QR code) and sounds (the kitchen cue).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -24,6 +25,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export interface WebOptions {
   /** The built pages; default `web/dist` at the project root. Tests pass a temporary dir. */
   distDir?: string;
+  /**
+   * Other places the pages call from the browser (the wallet's card tokenization URL): an absolute URL adds its
+   * origin to `connect-src`; a relative path is this origin already and adds nothing.
+   */
+  connectOrigins?: string[];
 }
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -36,16 +42,34 @@ const ASSETS_DIR = /(^|[\\/])assets[\\/][^\\/]+$/;
 /** A Host header usable in the CSP (host name or address, optional port); anything else is left out. */
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-/** The policy of the pages. `'self'` covers same-origin WebSocket in current browsers; the explicit ws/wss origin covers the rest. */
-export function contentSecurityPolicy(host: string | undefined): string {
+/** The http(s) origins of the absolute URLs among `urls`, once each (relative paths and other schemes are left out). */
+export function originsOf(urls: readonly string[]): string[] {
+  const origins = new Set<string>();
+  for (const url of urls) {
+    if (!/^https?:\/\//i.test(url)) continue;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // not a URL: nothing to allow
+    }
+  }
+  return [...origins];
+}
+
+/**
+ * The policy of the pages. `'self'` covers same-origin WebSocket in current browsers; the explicit ws/wss origin
+ * covers the rest. `connect` are extra origins (from `originsOf`) the pages may call.
+ */
+export function contentSecurityPolicy(host: string | undefined, connect: readonly string[] = []): string {
   const sockets = host && SAFE_HOST.test(host) ? ` ws://${host} wss://${host}` : '';
+  const others = connect.map((o) => ` ${o}`).join('');
   return [
     `default-src 'self'`,
     `script-src 'self'`,
     `style-src 'self'`,
     `img-src 'self' data:`,
     `media-src 'self' data:`,
-    `connect-src 'self'${sockets}`,
+    `connect-src 'self'${sockets}${others}`,
     `object-src 'none'`,
     `base-uri 'self'`,
     `form-action 'self'`,
@@ -53,16 +77,17 @@ export function contentSecurityPolicy(host: string | undefined): string {
   ].join('; ');
 }
 
-function pageHeaders(reply: FastifyReply, req: FastifyRequest) {
+function pageHeaders(reply: FastifyReply, req: FastifyRequest, connect: readonly string[]) {
   reply
     .header('cache-control', HTML_CACHE)
-    .header('content-security-policy', contentSecurityPolicy(req.headers.host))
+    .header('content-security-policy', contentSecurityPolicy(req.headers.host, connect))
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin');
 }
 
 export async function webPages(app: FastifyInstance, opts: WebOptions = {}) {
   const dist = opts.distDir ?? DEFAULT_WEB_DIST;
+  const connect = originsOf(opts.connectOrigins ?? []);
   // Pages and assets go out compressed (brotli or gzip, as the browser accepts): a phone on a slow network
   // loads the menu's first view in about 20 KB. Registered in this plugin's scope only: the API's answers
   // are not touched.
@@ -81,7 +106,7 @@ export async function webPages(app: FastifyInstance, opts: WebOptions = {}) {
     wildcard: true,
     schemaHide: true,
     setHeaders: (reply, path) => {
-      if (path.endsWith('.html')) pageHeaders(reply, reply.request);
+      if (path.endsWith('.html')) pageHeaders(reply, reply.request, connect);
       else reply.header('cache-control', ASSETS_DIR.test(path) ? ASSET_CACHE : HTML_CACHE);
     },
   });
@@ -92,7 +117,7 @@ export async function webPages(app: FastifyInstance, opts: WebOptions = {}) {
     if (!existsSync(path)) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT);
     }
-    pageHeaders(reply, req);
+    pageHeaders(reply, req, connect);
     return reply.type('text/html; charset=utf-8').send(await readFile(path));
   };
 

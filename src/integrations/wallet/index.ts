@@ -3,9 +3,9 @@
  * gateway (`live`), to a standalone simulator (a base URL) or to a simulator inside this process
  * (the default), always over HTTP (in-process through Fastify `inject`).
  */
-import { injectFetch } from '../http.js';
+import { injectFetch, joinUrl } from '../http.js';
 import { defineIntegration, simulatorLifecycle, type BuiltIntegration, type IntegrationDeps } from '../integration.js';
-import { HttpWalletClient, type WalletClient } from './client.js';
+import { HttpWalletClient, WALLET_PRODUCTION_URL, type WalletClient } from './client.js';
 import { defaultWalletConfig, parseWalletConfig, type WalletConfig } from './config.js';
 import { createWalletSimulator, type WalletSimulator } from './simulator/index.js';
 
@@ -17,8 +17,17 @@ export { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS, type WalletSimulator } from './s
 /** Where the in-process simulator is served on the service (`mount`). */
 export const WALLET_SIM_PREFIX = '/__sim/wallet';
 
+/** The gateway's card tokenization path (`POST ?public_key=...`), called by the browser, never by this service. */
+export const WALLET_CARD_TOKENS_PATH = '/v1/card_tokens';
+
 export interface WalletIntegration extends BuiltIntegration<WalletClient> {
   simulator?: WalletSimulator;
+  /**
+   * Where a customer's browser turns card data into a single-use card token with the tenant's public key:
+   * the same-origin path of the in-process simulator (`/__sim/wallet/v1/card_tokens`), else the absolute URL
+   * of the standalone simulator or the live gateway. Card data goes there, never to this service.
+   */
+  tokenizationUrl: string;
 }
 
 function createWallet(w: WalletConfig, { clock, log, fetch, simulatorControl }: IntegrationDeps): WalletIntegration {
@@ -35,6 +44,7 @@ function createWallet(w: WalletConfig, { clock, log, fetch, simulatorControl }: 
   return {
     client,
     simulator,
+    tokenizationUrl: simulator ? `${WALLET_SIM_PREFIX}${WALLET_CARD_TOKENS_PATH}` : joinUrl(w.baseUrl ?? WALLET_PRODUCTION_URL, WALLET_CARD_TOKENS_PATH),
     ...simulatorLifecycle(simulator, WALLET_SIM_PREFIX, simulatorControl),
     describe(baseUrl) {
       if (!simulator) return [w.mode === 'live' ? 'live' : `simulator at ${w.baseUrl}`];

@@ -15,6 +15,8 @@ export const storefrontModule = defineModule({
   name: 'storefront',
   needs: [tenantsModule, branchesModule, tablesModule],
   tables: [],
-  services: (deps, { tenants, branches, tables }) => ({ storefront: storefrontService(deps, { tenants, branches, tables }) }),
+  services: (deps, { tenants, branches, tables }) => ({
+    storefront: storefrontService(deps, { tenants, branches, tables, wallet: deps.integrations.wallet }),
+  }),
   routes: (app, services) => storefrontRoutes(app, services),
 });

@@ -27,6 +27,11 @@ export const Storefront = Type.Object(
       description: 'the live table with that number; null without the table query, when there is none, or for a business without tables',
     }),
     walletPublicKey: Nullable(Type.String(), { description: 'public key of the wallet checkout SDK; null when not configured' }),
+    walletTokenUrl: Nullable(Type.String(), {
+      description:
+        'where the browser makes the single-use card token for `POST /checkout/wallet-payment` (`POST <url>?public_key=<walletPublicKey>`, ' +
+        'straight to the wallet gateway: card data never reaches this service); a same-origin path with the in-process simulator; null when walletPublicKey is null',
+    }),
     serviceChargePercent: Nullable(Type.Number(), { description: "the dine-in service charge (the PDV's, else the tenant's); null when none" }),
   },
   { $id: 'Storefront' },

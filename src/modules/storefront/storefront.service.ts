@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import type { WalletIntegration } from '../../integrations/wallet/index.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import { Forbidden, Invalid, NotFound } from '../../platform/domain-errors.js';
@@ -13,6 +14,8 @@ export interface StorefrontNeeds {
   tenants: Pick<TenantsService, 'findById'>;
   branches: Pick<BranchesService, 'findPdv' | 'pdvScope'>;
   tables: Pick<TablesService, 'list' | 'findByNumber'>;
+  /** The wallet gateway, for where the browser tokenizes cards. */
+  wallet: Pick<WalletIntegration, 'tokenizationUrl'>;
 }
 
 /** What the table QR route sends: the printable page or one table's PNG. */
@@ -24,7 +27,7 @@ const QR_OPTIONS = { errorCorrectionLevel: 'M', margin: 1 } as const;
  * The public storefront (what the customer menu and the kitchen pages need to start: the tenant's
  * public face, the PDV and table they were opened for) and the printable table QR codes.
  */
-export function storefrontService({ config }: Deps, { tenants, branches, tables }: StorefrontNeeds) {
+export function storefrontService({ config }: Deps, { tenants, branches, tables, wallet }: StorefrontNeeds) {
   const base = () => config.publicUrl.replace(/\/+$/, '');
   /** Where a table's QR code leads: the customer menu of that PDV, with the table preselected. */
   const tableUrl = (slug: string, pdvSlug: string, number: number) =>
@@ -55,6 +58,7 @@ export function storefrontService({ config }: Deps, { tenants, branches, tables 
         pdv: pdv ? { id: pdv._id, slug: pdv.slug, name: pdv.name } : null,
         table: table ? { id: table._id, number: table.number } : null,
         walletPublicKey: row.walletPublicKey,
+        walletTokenUrl: row.walletPublicKey ? wallet.tokenizationUrl : null,
         serviceChargePercent: serviceChargeBp > 0 ? serviceChargeBp / 100 : null,
       };
     },

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
+import { wallet, WALLET_SIM_ACCOUNT } from '../../integrations/wallet/index.js';
+import { silentLogger } from '../../integrations/http.js';
+import { systemClock } from '../../platform/clock.js';
 import { makePdv, makeScopedTeam, makeTable, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
 
@@ -33,6 +36,7 @@ describe('GET /t/:slug/storefront', () => {
       pdv: { id: pdv.pdvId, slug: pdv.slug, name: expect.stringContaining('Caixa') },
       table: { id: table._id, number: 7 },
       walletPublicKey: 'TEST-public-key',
+      walletTokenUrl: '/__sim/wallet/v1/card_tokens',
       serviceChargePercent: 10,
     });
     expect(res.body).not.toContain('secret-access-token-123');
@@ -47,7 +51,26 @@ describe('GET /t/:slug/storefront', () => {
   it('a tenant without tables or a kitchen (mercado): kitchenEnabled false, no table, no service charge', async () => {
     const { slug } = await makeTenantWithTeam(t.app, { businessType: 'mercado' });
     const body = (await get(`/t/${slug}/storefront?table=1`)).json();
-    expect(body).toMatchObject({ tenant: { businessType: 'mercado', kitchenEnabled: false, primaryColor: null }, table: null, walletPublicKey: null, serviceChargePercent: null });
+    expect(body).toMatchObject({
+      tenant: { businessType: 'mercado', kitchenEnabled: false, primaryColor: null },
+      table: null,
+      walletPublicKey: null,
+      walletTokenUrl: null,
+      serviceChargePercent: null,
+    });
+  });
+
+  it('walletTokenUrl is where a browser makes a card token with the public key (the in-process simulator, same origin)', async () => {
+    const { tenant, slug } = await makeTenantWithTeam(t.app);
+    await t.app.services.tenants.update(tenant._id, { walletPublicKey: WALLET_SIM_ACCOUNT.publicKey });
+    const { walletTokenUrl, walletPublicKey } = (await get(`/t/${slug}/storefront`)).json();
+    const card = { card_number: '5031 4332 1540 6351', security_code: '123', expiration_month: 11, expiration_year: 2099, cardholder: { name: 'APRO' } };
+    const res = await t.app.inject({ method: 'POST', url: `${walletTokenUrl}?public_key=${walletPublicKey}`, payload: card });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ id: expect.stringMatching(/^ctok_/), last_four_digits: '6351' });
+    // The key is cleared: no key, no URL.
+    await t.app.services.tenants.update(tenant._id, { walletPublicKey: null });
+    expect((await get(`/t/${slug}/storefront`)).json()).toMatchObject({ walletPublicKey: null, walletTokenUrl: null });
   });
 
   it('404 for an unknown or inactive PDV and an unknown tenant; 400 for a malformed query', async () => {
@@ -73,6 +96,17 @@ describe('GET /t/:slug/storefront', () => {
     const pdvA = await makePdv(t.app, a.tenant);
     expect((await get(`/t/${b.slug}/storefront?pdv=${pdvA.pdvId}`)).statusCode).toBe(404);
     expect((await get(`/t/${b.slug}/storefront?pdv=${pdvA.slug}`)).statusCode).toBe(404);
+  });
+});
+
+describe('wallet tokenizationUrl', () => {
+  const deps = { publicUrl: 'http://localhost', clock: systemClock, log: silentLogger, simulatorControl: false };
+  it('is the standalone simulator or the live gateway when the wallet is not in this process', async () => {
+    const standalone = wallet.create({ mode: 'simulator', baseUrl: 'http://127.0.0.1:4020/', timeoutMs: 1_000 }, deps);
+    expect(standalone.tokenizationUrl).toBe('http://127.0.0.1:4020/v1/card_tokens');
+    const live = wallet.create({ mode: 'live', baseUrl: undefined, timeoutMs: 1_000 }, deps);
+    expect(live.tokenizationUrl).toBe('https://api.mercadopago.com/v1/card_tokens');
+    await Promise.all([standalone.close(), live.close()]);
   });
 });
 

@@ -130,7 +130,7 @@ export function OrderView({ slug, placed, onNewOrder }: Props) {
             ))}
           </ol>
         )}
-        <p class="muted small">
+        <p class="muted small" data-testid="payment-status" data-status={paymentStatus ?? 'pending'}>
           {paymentStatus ? t.payments[paymentStatus] ?? paymentStatus : t.paymentPending}
         </p>
         {order?.items && (

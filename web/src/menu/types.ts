@@ -5,6 +5,8 @@ export interface Storefront {
   pdv: { id: string; slug: string; name: string } | null;
   table: { id: string; number: number } | null;
   walletPublicKey: string | null;
+  /** Where the browser makes the wallet's card token (`POST ?public_key=`); null without a wallet. */
+  walletTokenUrl: string | null;
   serviceChargePercent: number | null;
 }
 
@@ -44,7 +46,7 @@ export interface ModifierGroup {
   options: ModifierOption[];
 }
 
-export type PaymentChoice = 'pix' | 'card' | 'cash';
+export type PaymentChoice = 'pix' | 'card' | 'cash' | 'wallet';
 export type OrderType = 'dine_in' | 'takeout';
 
 export interface CheckoutOrder {
