@@ -5,7 +5,7 @@ import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', '.tmp/', 'web/dist/', 'src/db/migrations/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', '.tmp/', 'web/dist/', 'src/db/migrations/', 'web/src/admin/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,4 +1,4 @@
-// Vite build of the browser pages (issue 19): multi-page (menu, kitchen), Preact JSX through Vite's own oxc transform.
+// Vite build of the browser pages (issue 19): multi-page (menu, kitchen, the admin panel), Preact JSX through Vite's own oxc transform.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
@@ -16,6 +16,7 @@ export default defineConfig({
       input: {
         menu: fileURLToPath(new URL('./menu.html', import.meta.url)),
         kitchen: fileURLToPath(new URL('./kitchen.html', import.meta.url)),
+        admin: fileURLToPath(new URL('./admin.html', import.meta.url)),
       },
     },
   },

@@ -27,6 +27,7 @@ describe('web pages', () => {
     mkdirSync(join(dist, 'assets'), { recursive: true });
     writeFileSync(join(dist, 'menu.html'), '<!doctype html><title>Cardápio</title><div id="app"></div>');
     writeFileSync(join(dist, 'kitchen.html'), '<!doctype html><title>Cozinha</title>');
+    writeFileSync(join(dist, 'admin.html'), '<!doctype html><title>Painel</title>');
     writeFileSync(join(dist, 'assets', 'menu-AbC123.js'), 'console.log("menu");');
     writeFileSync(join(dist, 'assets', 'big-AbC123.js'), `/* ${'cardápio '.repeat(2000)} */`);
     writeFileSync(join(dir, 'secret.txt'), 'outside the dist dir');
@@ -76,6 +77,15 @@ describe('web pages', () => {
     const plain = await built.inject({ url: '/web/assets/big-AbC123.js' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('cardápio cardápio');
+  });
+
+  it('serves the panel for every path under /admin', async () => {
+    for (const url of ['/admin', '/admin/login', '/admin/t/demo/floor/tables/abc']) {
+      const res = await built.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('Painel');
+      expect(res.headers['content-security-policy'], url).toContain(`script-src 'self'`);
+    }
   });
 
   it('serves the kitchen page', async () => {

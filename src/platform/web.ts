@@ -6,6 +6,7 @@
  *   HTML is `no-cache`. Paths outside the dist dir are refused by @fastify/static (404/403).
  * - `GET /t/:slug/b/:pdvSlug/menu`: the customer menu page (`menu.html`); `?table=N` is read by the page.
  * - `GET /t/:slug/kitchen`: the kitchen display (`kitchen.html`).
+ * - `GET /admin` and `/admin/*`: the restaurant's panel (`admin.html`), a one page app.
  *
  * The page routes are public (the pages call the API themselves), hidden from the OpenAPI document, and
  * registered outside the guarded scope, so they need no auth rule. Without a build they answer 503 with a
@@ -124,4 +125,8 @@ export async function webPages(app: FastifyInstance, opts: WebOptions = {}) {
   const config = { auth: { public: true } };
   app.get('/t/:slug/b/:pdvSlug/menu', { schema: { hide: true }, config }, page('menu.html'));
   app.get('/t/:slug/kitchen', { schema: { hide: true }, config }, page('kitchen.html'));
+  // The panel is one page app: every path under /admin is its page (it reads the path). The password
+  // reset link of the mails has its own page (modules/auth/reset-page.ts).
+  app.get('/admin', { schema: { hide: true }, config }, page('admin.html'));
+  app.get('/admin/*', { schema: { hide: true }, config }, page('admin.html'));
 }

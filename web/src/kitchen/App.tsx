@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../shared/api.js';
 import { Board } from './Board.js';
 import { LoginForm } from './LoginForm.js';
-import { Session, type AccessProblem } from './session.js';
+import { Session } from '../shared/session.js';
+import { kitchenAccess, type AccessProblem } from './access.js';
 import { strings as t } from './strings.js';
 
 interface Storefront {
@@ -22,13 +23,13 @@ type Phase =
 export function App({ slug }: { slug: string }) {
   const [phase, setPhase] = useState<Phase>({ name: 'loading' });
   const [tenant, setTenant] = useState<Storefront['tenant'] | null>(null);
-  const session = useMemo(() => new Session(slug, () => setPhase({ name: 'login', notice: t.sessionEnded })), [slug]);
+  const session = useMemo(() => new Session(`kitchen.session.${slug}`, () => setPhase({ name: 'login', notice: t.sessionEnded })), [slug]);
 
   /** After the tenant is known: straight to the board when a stored session still has access. */
   async function enter() {
     if (!session.loggedIn) return setPhase({ name: 'login' });
     try {
-      const access = await session.access();
+      const access = await kitchenAccess(session, slug);
       setPhase(access.ok ? { name: 'board', tenantId: access.tenantId } : { name: 'denied', problem: access.problem });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return setPhase({ name: 'login', notice: t.sessionEnded });

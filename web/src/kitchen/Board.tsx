@@ -7,7 +7,7 @@ import { ApiError } from '../shared/api.js';
 import { connectSocket, emitWithAck, type Socket } from '../shared/socket.js';
 import { BOARD_STATUSES, column, initialStation, isBoardStatus, linesFor, STATIONS, upsert, type KitchenOrder, type Station } from './board.js';
 import { OrderCard } from './OrderCard.js';
-import type { Session } from './session.js';
+import type { Session } from '../shared/session.js';
 import { beep, soundReady, unlock } from './sound.js';
 import { strings as t } from './strings.js';
 

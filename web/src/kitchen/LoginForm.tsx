@@ -1,7 +1,7 @@
 /** E-mail and password; errors under the form. The submit click also unlocks the new-order sound. */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../shared/api.js';
-import type { Session } from './session.js';
+import type { Session } from '../shared/session.js';
 import { unlock } from './sound.js';
 import { strings as t } from './strings.js';
 

@@ -1,12 +1,9 @@
 /**
- * The kitchen display's login: the token pair kept in localStorage per tenant slug, the access token
- * renewed with the refresh token a minute before it expires (15 min) and after a 401, and the check
- * that the user works this tenant's kitchen (`GET /auth/me`).
+ * A staff page's login (kitchen display, admin panel): the token pair kept in localStorage under the
+ * page's key, the access token renewed with the refresh token a minute before it expires (15 min) and
+ * after a 401, one renewal at a time (a refresh token is spent by its use).
  */
-import { api, ApiError, type ApiOptions } from '../shared/api.js';
-
-/** Roles that may run the kitchen display (the API's kitchen room roles). */
-export const KITCHEN_ROLES = ['admin', 'branch_manager', 'staff'] as const;
+import { api, ApiError, type ApiOptions } from './api.js';
 
 interface TokenPair {
   accessToken: string;
@@ -14,8 +11,9 @@ interface TokenPair {
   expiresIn: number;
   user: { _id: string; name: string; email: string; isSuperadmin: boolean };
 }
-interface Me {
-  user: { name: string };
+/** `GET /auth/me`: who is logged in and the tenants they work for. */
+export interface Me {
+  user: { _id: string; name: string; email: string; isSuperadmin: boolean };
   tenants: { _id: string; slug: string; name: string; isActive: boolean; role: string }[];
 }
 
@@ -27,10 +25,6 @@ export interface StoredTokens {
   userName: string;
 }
 
-/** Why a logged-in user cannot use this tenant's kitchen display. */
-export type AccessProblem = 'notMember' | 'wrongRole' | 'inactiveTenant';
-export type Access = { ok: true; tenantId: string; userName: string } | { ok: false; problem: AccessProblem };
-
 /** Renew this long before the access token expires. */
 const RENEW_MARGIN_MS = 60_000;
 
@@ -40,12 +34,12 @@ export class Session {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly key: string;
 
-  /** `onEnded` runs when the session cannot be renewed (refresh token expired or revoked). */
+  /** `key`: the localStorage key of the tokens. `onEnded` runs when the session cannot be renewed (refresh token expired or revoked). */
   constructor(
-    private readonly slug: string,
+    key: string,
     private readonly onEnded: () => void,
   ) {
-    this.key = `kitchen.session.${slug}`;
+    this.key = key;
     this.tokens = this.read();
     this.schedule();
   }
@@ -63,14 +57,9 @@ export class Session {
     this.save(pair);
   }
 
-  /** Whether the user may open this tenant's kitchen display, and the tenant id the socket join needs. */
-  async access(): Promise<Access> {
-    const me = await this.request<Me>('/auth/me');
-    const membership = me.tenants.find((t) => t.slug === this.slug);
-    if (!membership) return { ok: false, problem: 'notMember' };
-    if (!membership.isActive) return { ok: false, problem: 'inactiveTenant' };
-    if (!(KITCHEN_ROLES as readonly string[]).includes(membership.role)) return { ok: false, problem: 'wrongRole' };
-    return { ok: true, tenantId: membership._id, userName: me.user.name };
+  /** Who is logged in and the tenants they work for. */
+  me(): Promise<Me> {
+    return this.request<Me>('/auth/me');
   }
 
   /** A valid access token, renewed first when it is about to expire. */
@@ -114,7 +103,7 @@ export class Session {
   }
 
   private async exchange(): Promise<StoredTokens> {
-    // Another tab of the same tenant may have renewed already: its pair is the current one.
+    // Another tab may have renewed already: its pair is the current one.
     const stored = this.read();
     if (stored && this.tokens && stored.refreshToken !== this.tokens.refreshToken && stored.expiresAt - Date.now() > RENEW_MARGIN_MS) {
       this.tokens = stored;
