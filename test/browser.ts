@@ -46,8 +46,9 @@ export function phoneContext(browser: Browser): Promise<BrowserContext> {
   });
 }
 
-/** Builds the front end when web/dist is missing or older than its sources (the same check `npm start` makes). */
+/** Builds the front end when web/dist is missing or older than its sources (the same check `npm start` makes); not with WEB_DIST_DIR. */
 export function ensureWebBuilt() {
+  if (process.env.WEB_DIST_DIR) return; // a build of one's own, made by hand
   execFileSync(process.execPath, ['scripts/ensure-web.mjs'], { stdio: 'inherit' });
 }
 

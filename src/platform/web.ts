@@ -33,7 +33,8 @@ export interface WebOptions {
   connectOrigins?: string[];
 }
 
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/** `web/dist` at the project root; `WEB_DIST_DIR` points elsewhere (a build of one's own, e.g. while several people test at once). */
+export const DEFAULT_WEB_DIST = process.env.WEB_DIST_DIR || fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 const NOT_BUILT = 'Front end not built: run npm run build';
 const HTML_CACHE = 'no-cache';
