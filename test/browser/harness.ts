@@ -49,3 +49,15 @@ export async function startBrowserApp(opts: { jobs?: { workers: boolean } } = {}
     },
   };
 }
+
+/** On the customer menu: opens a dish's sheet, picks the named options and adds it to the cart. */
+export async function addDish(page: Page, name: string, options: string[], { beforeAdding }: { beforeAdding?: () => Promise<void> } = {}) {
+  const item = page.locator(`[data-testid="item"][data-name="${name}"]`);
+  await item.getByTestId('add-item').click();
+  const sheet = page.getByRole('dialog');
+  await sheet.waitFor();
+  for (const option of options) await sheet.getByLabel(option, { exact: false }).first().check();
+  await beforeAdding?.();
+  await sheet.getByTestId('sheet-add').click();
+  await sheet.waitFor({ state: 'hidden' });
+}

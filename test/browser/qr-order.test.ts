@@ -1,30 +1,29 @@
 import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../app.js';
+import type { TestApp } from '../app.js';
 import {
   crc16,
   emvFields,
-  ensureWebBuilt,
   hasChromium,
   keepMeasurement,
-  launchBrowser,
   phoneContext,
   screenshot,
   seriousAxeViolations,
   throttleAsMobile,
 } from '../browser.js';
-import { seedDemoTenant } from '../demo.js';
+import { addDish, startBrowserApp, type BrowserHarness } from './harness.js';
 
 /**
  * Issue 19 end to end, in Debian's chromium: a guest scans a table's QR code, orders two dishes with
  * required choices, pays by PIX, and follows the order while the kitchen display bumps it.
  */
+let h: BrowserHarness;
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let demo: Awaited<ReturnType<typeof seedDemoTenant>>;
+let demo: BrowserHarness['demo'];
 
 function decodeQr(png: Buffer): string {
   const img = PNG.sync.read(png);
@@ -42,16 +41,10 @@ async function pdvId(slug: string): Promise<string> {
 
 describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    t = await createTestApp();
-    demo = await seedDemoTenant(t);
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    h = await startBrowserApp();
+    ({ t, base, browser, demo } = h);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => h?.close());
 
   test('a guest orders from a table QR code, pays by PIX and sees the kitchen bump the order', async () => {
     // The admin's printable QR for table 3 of the dining room PDV points at the menu with table=3.
@@ -84,7 +77,12 @@ describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', 
     await screenshot(guest, 'menu', { fullPage: false });
     expect(await seriousAxeViolations(guest), 'axe-core on the menu').toEqual([]);
 
-    await addDish(guest, 'Fraldinha grelhada', ['Mal passada', 'Batata frita']);
+    await addDish(guest, 'Fraldinha grelhada', ['Mal passada', 'Batata frita'], {
+      beforeAdding: async () => {
+        await screenshot(guest, 'item-sheet', { fullPage: false });
+        expect(await seriousAxeViolations(guest), 'axe-core on the item sheet').toEqual([]);
+      },
+    });
     await addDish(guest, 'Costela no bafo', ['Purê de batata']);
 
     await guest.getByTestId('open-cart').click();
@@ -185,19 +183,4 @@ describe.skipIf(!hasChromium)('customer QR menu and kitchen display (browser)', 
 async function orderId(orderNumber: string): Promise<string> {
   const list = (await demo.get('/t/demo/orders')) as { _id: string; orderNumber: string }[];
   return list.find((o) => o.orderNumber === orderNumber)!._id;
-}
-
-/** Opens a dish's sheet, picks the named options and adds it to the cart. */
-async function addDish(page: Page, name: string, options: string[]) {
-  const item = page.locator(`[data-testid="item"][data-name="${name}"]`);
-  await item.getByTestId('add-item').click();
-  const sheet = page.getByRole('dialog');
-  await sheet.waitFor();
-  for (const option of options) await sheet.getByLabel(option, { exact: false }).first().check();
-  if (name === 'Fraldinha grelhada') {
-    await screenshot(page, 'item-sheet', { fullPage: false });
-    expect(await seriousAxeViolations(page), 'axe-core on the item sheet').toEqual([]);
-  }
-  await sheet.getByTestId('sheet-add').click();
-  await sheet.waitFor({ state: 'hidden' });
 }

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../app.js';
-import { ensureWebBuilt, hasChromium, launchBrowser, phoneContext, screenshot, seriousAxeViolations } from '../browser.js';
-import { seedDemoTenant } from '../demo.js';
+import type { TestApp } from '../app.js';
+import { hasChromium, phoneContext, screenshot, seriousAxeViolations } from '../browser.js';
+import { addDish, startBrowserApp, type BrowserHarness } from './harness.js';
 
 /**
  * Issue 19, the online card (wallet) on the customer QR menu, in Debian's chromium: the demo tenant has the
@@ -13,23 +13,18 @@ import { seedDemoTenant } from '../demo.js';
 const CARD_NUMBER = '5031 4332 1540 6351';
 const CARD_DIGITS = CARD_NUMBER.replace(/ /g, '');
 
+let h: BrowserHarness;
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let demo: Awaited<ReturnType<typeof seedDemoTenant>>;
+let demo: BrowserHarness['demo'];
 
 describe.skipIf(!hasChromium)('customer menu: online card (wallet) checkout (browser)', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    t = await createTestApp();
-    demo = await seedDemoTenant(t);
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    h = await startBrowserApp();
+    ({ t, base, browser, demo } = h);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => h?.close());
 
   test('a guest pays a dish with the approved test card and follows the paid order', async () => {
     const context = await phoneContext(browser);
@@ -151,15 +146,4 @@ function watchRequests(page: Page) {
     else seen.toService.push(req.postData() ?? '');
   });
   return seen;
-}
-
-/** Opens a dish's sheet, picks the named options and adds it to the cart. */
-async function addDish(page: Page, name: string, options: string[]) {
-  const item = page.locator(`[data-testid="item"][data-name="${name}"]`);
-  await item.getByTestId('add-item').click();
-  const sheet = page.getByRole('dialog');
-  await sheet.waitFor();
-  for (const option of options) await sheet.getByLabel(option, { exact: false }).first().check();
-  await sheet.getByTestId('sheet-add').click();
-  await sheet.waitFor({ state: 'hidden' });
 }
