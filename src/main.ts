@@ -28,6 +28,7 @@ async function main() {
     `  API:        ${base}`,
     `  API docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  Health:     ${base}/health  ${base}/ready`,
+    `  Panel:      ${base}/admin   (the restaurant's panel: log in with the logins below)`,
     ...app.integrations.describe(base).map((l) => `  ${l}`),
   ];
   if (await app.services.tenants.findBySlug('demo')) {
