@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // BROWSER_TESTS=off leaves out the browser files (CI runs them once, on the PGlite pass: they test the
+    // pages, and the API under them is tested on both databases).
+    exclude: process.env.BROWSER_TESTS === 'off' ? ['test/browser/**', '**/node_modules/**'] : ['**/node_modules/**'],
     globalSetup: ['./test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
