@@ -2,10 +2,12 @@
 import { routes as books } from './pages/books/routes.js';
 import { routes as floor } from './pages/floor/routes.js';
 import { routes as manager } from './pages/manager/routes.js';
+import { routes as reports } from './pages/reports/routes.js';
+import { routes as settings } from './pages/settings/routes.js';
 import { routes as stock } from './pages/stock/routes.js';
 import type { PanelRoute, Role } from './types.js';
 
-export const ROUTES: PanelRoute[] = [...floor, ...manager, ...stock, ...books];
+export const ROUTES: PanelRoute[] = [...floor, ...manager, ...reports, ...settings, ...stock, ...books];
 
 export const allows = (route: PanelRoute, role: Role) => role === 'superadmin' || route.roles.includes(role);
 
