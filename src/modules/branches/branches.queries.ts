@@ -35,6 +35,16 @@ export function listPdvs(db: Db, tenantId: string) {
   return db.select().from(pdvs).where(eq(pdvs.tenantId, tenantId)).orderBy(asc(pdvs.slug));
 }
 
+/** Every PDV with its branch's name, by branch then PDV name. */
+export function listPdvsWithBranch(db: Db, tenantId: string) {
+  return db
+    .select({ pdv: pdvs, branchName: branches.name })
+    .from(pdvs)
+    .innerJoin(branches, and(eq(branches.tenantId, pdvs.tenantId), eq(branches.id, pdvs.branchId)))
+    .where(eq(pdvs.tenantId, tenantId))
+    .orderBy(asc(branches.name), asc(pdvs.name));
+}
+
 export async function pdvIdsOfBranches(db: Db, tenantId: string, branchIds: string[]): Promise<string[]> {
   if (!branchIds.length) return [];
   const rows = await db.select({ id: pdvs.id }).from(pdvs).where(and(eq(pdvs.tenantId, tenantId), inArray(pdvs.branchId, branchIds)));

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
 import { NoContent, TenantParams, withErrors } from '../../platform/schemas.js';
@@ -12,6 +13,7 @@ import {
   PdvParams,
   UpdateBranchBody,
   UpdatePdvBody,
+  WorkedPdv,
 } from './branches.schemas.js';
 import type { BranchesService } from './branches.service.js';
 
@@ -23,6 +25,18 @@ const branchRoles = { roles: ['admin', 'branch_manager'], branchParam: 'id' } as
 
 /** Spec 4.10 (the branch records) and the management of a branch's points of sale. */
 export function branchesRoutes(app: RouteApp, { branches }: { branches: BranchesService }) {
+  app.get('/t/:slug/pdvs', {
+    schema: {
+      tags: ['branches'],
+      summary: "The PDVs the caller works, with their branch's name (admin: all; branch manager: their branches'; staff: assigned)",
+      description: 'For the floor and the cashier: staff and branch managers cannot list the branches, but need their PDVs and branch ids.',
+      params: TenantParams,
+      response: withErrors({ 200: Type.Array(WorkedPdv) }, [401, 403, 404]),
+    },
+    config: { auth: { roles: ['admin', 'branch_manager', 'staff'] } },
+    handler: (req) => branches.workedPdvs(ctxOf(req).db, ctxOf(req).branchScope),
+  });
+
   app.get(BASE, {
     schema: {
       tags: ['branches'],

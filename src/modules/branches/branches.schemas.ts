@@ -91,6 +91,9 @@ export const Pdv = Type.Object(
   { $id: 'Pdv' },
 );
 
+/** A PDV the caller works, with its branch's name (`GET /t/:slug/pdvs`). */
+export const WorkedPdv = Type.Object({ ...Pdv.properties, branchName: Type.String() });
+
 const pdvFields = {
   name: Text(120),
   slug: Slug,

@@ -388,6 +388,16 @@ export function branchesService(_deps: Deps) {
       }),
 
     /**
+     * The PDVs the caller works (the floor and the cashier's shift pick one): every PDV for an admin,
+     * a branch manager's branches' PDVs, a staff member's assigned PDVs; each with its branch's name.
+     */
+    async workedPdvs(t: TenantDb, scope: BranchScope): Promise<(PdvOut & { branchName: string })[]> {
+      const allowed = await this.pdvScope(t, scope);
+      const rows = await t.run((tx) => q.listPdvsWithBranch(tx.db, tx.tenantId));
+      return rows.filter((r) => !allowed || allowed.includes(r.pdv.id)).map((r) => ({ ...toPdvOut(r.pdv), branchName: r.branchName }));
+    },
+
+    /**
      * The PDVs a scoped user may act on: staff their assigned PDVs, a branch manager every PDV of
      * their branches. Null means no restriction.
      */

@@ -24401,6 +24401,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/t/{slug}/pdvs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The PDVs the caller works, with their branch's name (admin: all; branch manager: their branches'; staff: assigned)
+         * @description For the floor and the cashier: staff and branch managers cannot list the branches, but need their PDVs and branch ids.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            active: boolean;
+                            branch: string;
+                            branchName: string;
+                            /** @description its own cover charge per person, cents; null: the tenant’s */
+                            coverCharge: number | null;
+                            gatewayATerminalSerial: string | null;
+                            name: string;
+                            /** @description its own PIX key as stored; null: the tenant’s */
+                            pixKey: string | null;
+                            /** @description its own service charge, percent; null: the tenant’s */
+                            serviceChargePercent: number | null;
+                            /** @enum {string} */
+                            serviceMode: "balcao" | "mesa" | "delivery" | "autoatendimento";
+                            slug: string;
+                        }[];
+                    };
+                };
+                /** @description Every error has this shape */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/t/{slug}/pdvs/{pdvId}/table-qr": {
         parameters: {
             query?: never;
