@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('panel floor: the waiter (browser)', () => {
       await tile(3).click();
       await page.waitForURL(/\/floor\/tables\//);
       await page.getByRole('heading', { name: 'Abrir comanda' }).waitFor();
-      await page.getByLabel('Ponto de venda').selectOption({ label: 'Salão' });
+      await page.getByLabel('Ponto de venda').selectOption({ label: 'Salão · Matriz Pinheiros' });
       await page.getByLabel('Pessoas na mesa').fill('2');
       // Sending an empty round is refused on the page.
       await page.getByTestId('send-round').click();
@@ -199,7 +199,7 @@ describe.skipIf(!hasChromium)('panel floor: the waiter (browser)', () => {
     await context.close();
   }, 180_000);
 
-  test('at 375 px the floor and the shift fit the phone and pass axe', async () => {
+  test('at 375 px the floor and the shift fit the phone and pass axe; the waiter opens the counter shift', async () => {
     const context = await h.browser.newContext({ viewport: { width: 375, height: 740 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
     const page = await context.newPage();
     await h.login(page, 'demo staff');
@@ -208,9 +208,14 @@ describe.skipIf(!hasChromium)('panel floor: the waiter (browser)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     expect(await seriousAxeViolations(page), 'axe-core on the floor at 375 px').toEqual([]);
     await screenshot(page, 'panel-floor-phone', { fullPage: false });
-    // Staff cannot list branches (API gap): the shift page says so instead of failing.
+    // The waiter opens the counter's shift from the phone (their PDVs and branches come from GET /t/:slug/pdvs).
     await page.goto(`${h.base}/admin/t/demo/floor/shift`);
-    await page.getByText('Seu perfil não consegue listar as filiais', { exact: false }).waitFor();
+    await page.getByLabel('Ponto de venda').selectOption({ label: 'Balcão · Matriz Pinheiros' });
+    await page.getByLabel('Fundo de troco (R$)').fill('50,00');
+    await page.getByRole('button', { name: 'Abrir caixa' }).click();
+    await page.getByText('Aberto por Bruno Garçom', { exact: false }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await seriousAxeViolations(page), 'axe-core on the shift at 375 px').toEqual([]);
     await context.close();
   }, 120_000);
 });

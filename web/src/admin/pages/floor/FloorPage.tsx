@@ -10,7 +10,7 @@ import './floor.css';
 
 const minutesSince = (iso: string, now: number) => Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
 
-export default function FloorPage({ slug, tenant, role }: PageProps) {
+export default function FloorPage({ slug, tenant }: PageProps) {
   const [tables, setTables] = useState<Table[] | null>(null);
   const [tabs, setTabs] = useState<Map<string, Order>>(new Map());
   const [pdvs, setPdvs] = useState<PdvChoice[]>([]);
@@ -54,7 +54,7 @@ export default function FloorPage({ slug, tenant, role }: PageProps) {
 
   useEffect(() => {
     void refetch();
-    loadPdvs(slug, role)
+    loadPdvs(slug)
       .then(({ pdvs: list }) => {
         setPdvs(list);
         if (!list.some((p) => p._id === savedPdv(slug))) {

@@ -36,9 +36,8 @@ function MoneyField({ id, label, value, onInput, error }: { id: string; label: s
   );
 }
 
-export default function ShiftPage({ slug, role }: PageProps) {
+export default function ShiftPage({ slug }: PageProps) {
   const [pdvs, setPdvs] = useState<PdvChoice[] | null>(null);
-  const [readable, setReadable] = useState(true);
   const [pdvId, setPdvId] = useState(() => savedPdv(slug));
   const [info, setInfo] = useState<PdvWithShift | null>(null);
   const [shift, setShift] = useState<ShiftReport | null>(null);
@@ -56,9 +55,8 @@ export default function ShiftPage({ slug, role }: PageProps) {
   const pdv = pdvs?.find((p) => p._id === pdvId) ?? null;
 
   useEffect(() => {
-    loadPdvs(slug, role)
-      .then(({ pdvs: list, branchesReadable }) => {
-        setReadable(branchesReadable);
+    loadPdvs(slug)
+      .then(({ pdvs: list }) => {
         setPdvs(list);
         if (!list.some((p) => p._id === pdvId) && list[0]) setPdvId(list[0]._id);
       })
@@ -200,8 +198,6 @@ export default function ShiftPage({ slug, role }: PageProps) {
       )}
       {!pdvs ? (
         <p aria-busy="true">{t.loading}</p>
-      ) : !readable ? (
-        <p class="empty">{t.noBranchAccess}</p>
       ) : pdvs.length === 0 ? (
         <p class="empty">{t.noPdvs}</p>
       ) : (

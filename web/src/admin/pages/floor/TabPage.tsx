@@ -22,7 +22,7 @@ interface Menu {
   groups: ModifierGroup[];
 }
 
-export default function TabPage({ slug, tenant, role, params }: PageProps) {
+export default function TabPage({ slug, tenant, params }: PageProps) {
   const tableId = params.tableId;
   const [tables, setTables] = useState<Table[]>([]);
   const [tab, setTab] = useState<Order | null | undefined>(undefined);
@@ -81,7 +81,7 @@ export default function TabPage({ slug, tenant, role, params }: PageProps) {
     ])
       .then(([items, categories, groups]) => setMenu({ items, categories, groups }))
       .catch((err) => setError(describe(err)));
-    loadPdvs(slug, role)
+    loadPdvs(slug)
       .then(({ pdvs: list }) => setPdvs(list))
       .catch(() => setPdvs([]));
   }, [slug, tableId]);

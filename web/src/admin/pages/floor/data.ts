@@ -5,8 +5,6 @@ import { connectSocket, emitWithAck, type Socket } from '../../../shared/socket.
 import { api, call } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
 import { session } from '../../session.js';
-import type { Role } from '../../types.js';
-import { today } from '../../ui/format.js';
 
 type Json<P extends keyof paths, M extends 'get' | 'post', S extends number> = paths[P][M] extends {
   responses: { [K in S]: { content: { 'application/json': infer T } } };
@@ -23,7 +21,7 @@ export type PdvWithShift = Json<'/api/t/{slug}/admin/branches/{id}/pdvs', 'get',
 export type ShiftReport = Json<'/api/t/{slug}/admin/branches/{id}/shifts/{shiftId}', 'get', 200>;
 export type PayResult = Json<'/t/{slug}/orders/{id}/process-payment', 'post', 200>;
 
-/** A PDV the user may pick: its branch is known when the branches list was readable (admin, branch manager). */
+/** A PDV the user may pick, with its branch (the shift routes are per branch). */
 export interface PdvChoice {
   _id: string;
   name: string;
@@ -37,39 +35,13 @@ const PDV_KEY = (slug: string) => `floor.pdv.${slug}`;
 export const savedPdv = (slug: string) => localStorage.getItem(PDV_KEY(slug)) ?? '';
 export const savePdv = (slug: string, id: string) => localStorage.setItem(PDV_KEY(slug), id);
 
-/**
- * The PDVs the user may work. Admins and branch managers read the branches and their PDVs. Staff may not
- * list branches (API gap): their PDVs are found on the orders of the last weeks (the API scopes them),
- * named through the public storefront; without a branch id their shift cannot be reached.
- */
-export async function loadPdvs(slug: string, role: Role): Promise<{ pdvs: PdvChoice[]; branchesReadable: boolean }> {
-  if (role !== 'staff') {
-    try {
-      const branches = await call(api.GET('/api/t/{slug}/admin/branches', { params: { path: { slug }, query: { limit: 100 } } }));
-      const pdvs: PdvChoice[] = [];
-      for (const b of branches.data) {
-        const list = await call(api.GET('/api/t/{slug}/admin/branches/{id}/pdvs', { params: { path: { slug, id: b._id } } }));
-        for (const p of list) {
-          if (!p.active) continue;
-          const { _id, name, serviceMode, gatewayATerminalSerial } = p;
-          pdvs.push({ _id, name, branch: b._id, branchName: b.name, serviceMode, gatewayATerminalSerial });
-        }
-      }
-      return { pdvs, branchesReadable: true };
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 403) throw err;
-    }
-  }
-  const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-  const orders = await call(api.GET('/t/{slug}/orders', { params: { path: { slug }, query: { from, to: today(), limit: 500 } } }));
-  const ids = [...new Set(orders.map((o) => o.pdv).filter((p): p is string => Boolean(p)))];
-  const pdvs = await Promise.all(
-    ids.map(async (id): Promise<PdvChoice> => {
-      const front = await call(api.GET('/t/{slug}/storefront', { params: { path: { slug }, query: { pdv: id } } })).catch(() => null);
-      return { _id: id, name: front?.pdv?.name ?? id.slice(-6), branch: null, branchName: null, serviceMode: null, gatewayATerminalSerial: null };
-    }),
-  );
-  return { pdvs: pdvs.sort((a, b) => a.name.localeCompare(b.name)), branchesReadable: false };
+/** The PDVs the user works (`GET /t/:slug/pdvs`: admin all, branch manager their branches', staff their assigned), active ones. */
+export async function loadPdvs(slug: string): Promise<{ pdvs: PdvChoice[] }> {
+  const list = await call(api.GET('/t/{slug}/pdvs', { params: { path: { slug } } }));
+  const pdvs = list
+    .filter((p) => p.active)
+    .map(({ _id, name, branch, branchName, serviceMode, gatewayATerminalSerial }) => ({ _id, name, branch, branchName, serviceMode, gatewayATerminalSerial }));
+  return { pdvs };
 }
 
 /** `12,50` / `12.50` / `12` -> 1250 cents; null when it is not money. */

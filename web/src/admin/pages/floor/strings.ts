@@ -113,8 +113,6 @@ export const strings = {
   requiredField: 'Preencha este campo.',
   // shift
   shiftPdvs: 'Caixas',
-  noBranchAccess:
-    'Seu perfil não consegue listar as filiais e pontos de venda pela API (rota só para administrador e gerente de filial). Peça ao gerente para abrir o caixa.',
   noPdvs: 'Nenhum ponto de venda nesta filial. O administrador cria os pontos de venda em Gestão › Filiais.',
   branch: 'Filial',
   shiftClosedAt: 'Caixa fechado',
