@@ -42,6 +42,10 @@ export async function seedFirstStart(tenantDb: (tenantId: string) => TenantDb, s
   await services.tenants.update(tenant._id, {
     serviceChargePercent: 10,
     pixKey: 'pix@cantina-demo.com.br',
+    // The company the tax files (SPED ECD, EFD) name: the head office's CNPJ and state.
+    cnpj: '31846259000181',
+    city: 'São Paulo',
+    state: 'SP',
     ...(walletSimulated ? { walletAccessToken: WALLET_SIM_ACCOUNT.accessToken, walletPublicKey: WALLET_SIM_ACCOUNT.publicKey } : {}),
   });
   const demo: DemoSeedContext = {

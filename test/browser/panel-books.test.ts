@@ -32,8 +32,8 @@ describe.skipIf(!hasChromium)('admin panel: books (browser)', () => {
     h = await startBrowserApp();
     const res = await h.t.app.inject({ method: 'POST', url: '/t/demo/users', headers: h.demo.headers, payload: { ...ACCOUNTANT, role: 'accountant' } });
     expect(res.statusCode, res.body).toBe(201);
-    // The SPED files name the company: the restaurant's CNPJ and state, as the settings page sets them.
-    const fiscal = await h.t.app.inject({ method: 'PUT', url: '/t/demo/tenants', headers: h.demo.headers, payload: { cnpj: '11222333000181', state: 'SP', fiscalProviderToken: 'demo-fiscal-token' } });
+    // The demo names its company (CNPJ, state) for the SPED files; emitting NFC-e needs the fiscal provider's token.
+    const fiscal = await h.t.app.inject({ method: 'PUT', url: '/t/demo/tenants', headers: h.demo.headers, payload: { fiscalProviderToken: 'demo-fiscal-token' } });
     expect(fiscal.statusCode, fiscal.body).toBe(200);
   });
   afterAll(() => h?.close());
