@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hasChromium, screenshot, seriousAxeViolations } from '../browser.js';
+import { hasChromium, keepMeasurement, screenshot, seriousAxeViolations, throttleAsMobile } from '../browser.js';
 import { startBrowserApp, type BrowserHarness } from './harness.js';
 
 /** The admin panel's shell: login, the role's menu, an unknown page, "forgot password", logout. */
@@ -14,8 +14,15 @@ describe.skipIf(!hasChromium)('admin panel shell (browser)', () => {
   test('a wrong password is refused on the form; the right one opens the tenant home; logout returns to the login', async () => {
     const context = await h.tablet();
     const page = await context.newPage();
+    // The first view (the login) on a slow network: only the shell's chunks, each page loads on its first visit.
+    const net = await throttleAsMobile(page);
     await page.goto(`${h.base}/admin`);
     await page.waitForURL(/\/admin\/login\?next=/);
+    await page.getByTestId('login').waitFor();
+    await page.waitForLoadState('networkidle');
+    keepMeasurement('panel-first-view', { transferredBytes: net.transferred(), perUrl: net.perUrl() });
+    expect(net.transferred(), 'the panel login view on the wire').toBeLessThan(60 * 1024);
+    await net.release();
     expect(await seriousAxeViolations(page), 'axe-core on the login').toEqual([]);
     await page.getByTestId('login').click();
     await page.getByText('Preencha este campo.').first().waitFor();
