@@ -50,6 +50,8 @@ export const menuItems = pgTable(
     /** `kg`: the price is per kilogram. */
     unit: text('unit', { enum: MENU_UNITS }).notNull().default('un'),
     preparationTime: integer('preparation_time'),
+    /** Place within its category on the menu (then by name). */
+    order: integer('order').notNull().default(0),
     station: text('station', { enum: KITCHEN_STATIONS }).notNull().default('kitchen'),
     isAvailable: boolean('is_available').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),

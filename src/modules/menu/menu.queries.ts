@@ -111,6 +111,7 @@ const itemColumns = {
   price: menuItems.price,
   unit: menuItems.unit,
   preparationTime: menuItems.preparationTime,
+  order: menuItems.order,
   station: menuItems.station,
   isAvailable: menuItems.isAvailable,
   isActive: menuItems.isActive,
@@ -152,7 +153,7 @@ export interface ItemFilter {
   isActive?: boolean;
 }
 
-/** Live (not deleted) items in menu order: category order and name, then item name. */
+/** Live (not deleted) items in menu order: category order and name, then the item's order and name. */
 export async function listItems(db: Db, tenantId: string, filter: ItemFilter): Promise<ItemRow[]> {
   const where: SQL[] = [eq(menuItems.tenantId, tenantId), isNull(menuItems.deletedAt)];
   if (filter.publicOnly) {
@@ -175,6 +176,7 @@ export async function listItems(db: Db, tenantId: string, filter: ItemFilter): P
       a.categoryOrder - b.categoryOrder ||
       collator.compare(a.categoryName, b.categoryName) ||
       (a.categoryId! < b.categoryId! ? -1 : a.categoryId! > b.categoryId! ? 1 : 0) ||
+      a.order - b.order ||
       collator.compare(a.name, b.name) ||
       (a.id < b.id ? -1 : 1),
   );

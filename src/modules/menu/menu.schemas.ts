@@ -111,6 +111,7 @@ const menuItemFields = {
   unit: StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION }),
   category: Type.String({ description: 'category id' }),
   preparationTime: Nullable(Type.Integer(), { description: 'minutes' }),
+  order: Type.Integer({ description: 'place within its category (then by name); 0 by default' }),
   station: StringEnum(KITCHEN_STATIONS, { description: STATION_DESCRIPTION }),
   isAvailable: Type.Boolean(),
   isActive: Type.Boolean(),
@@ -177,6 +178,8 @@ export const MenuItemDetail = Type.Object(
 const GroupIds = Type.Array(Id, { maxItems: 20, uniqueItems: true, description: 'modifier groups of this tenant, in display order' });
 const Allergens = Type.Array(Allergen, { maxItems: 30, uniqueItems: true, description: 'e.g. gluten, lactose, nuts' });
 
+const ItemOrder = Type.Integer({ minimum: 0, maximum: 100_000, description: 'place within its category (then by name)' });
+
 export const CreateItemBody = Body({
   name: Name,
   description: Type.Optional(Description),
@@ -184,6 +187,7 @@ export const CreateItemBody = Body({
   unit: Type.Optional(StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION })),
   category: Id,
   preparationTime: Type.Optional(Minutes),
+  order: Type.Optional(ItemOrder),
   station: Type.Optional(StringEnum(KITCHEN_STATIONS, { description: `${STATION_DESCRIPTION}; default kitchen` })),
   isAvailable: Type.Optional(Type.Boolean({ description: 'default true' })),
   isActive: Type.Optional(Type.Boolean({ description: 'default true' })),
@@ -199,6 +203,7 @@ export const UpdateItemBody = Body({
   unit: Type.Optional(StringEnum(MENU_UNITS, { description: UNIT_DESCRIPTION })),
   category: Type.Optional(Id),
   preparationTime: Type.Optional(Nullable(Minutes)),
+  order: Type.Optional(ItemOrder),
   station: Type.Optional(StringEnum(KITCHEN_STATIONS, { description: STATION_DESCRIPTION })),
   isAvailable: Type.Optional(Type.Boolean()),
   isActive: Type.Optional(Type.Boolean()),

@@ -163,6 +163,7 @@ describe('menu items', () => {
       unit: 'un',
       category: c._id,
       preparationTime: 30,
+      order: 0,
       station: 'kitchen',
       isAvailable: true,
       isActive: true,

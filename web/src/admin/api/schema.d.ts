@@ -3532,6 +3532,8 @@ export interface paths {
                             modifierGroupIds: string[];
                             name: string;
                             ncm: string | null;
+                            /** @description place within its category (then by name); 0 by default */
+                            order: number;
                             /** @description minutes */
                             preparationTime: number | null;
                             /** @description integer cents (BRL); per kilogram when unit is kg */
@@ -9506,6 +9508,8 @@ export interface paths {
                             modifierGroupIds: string[];
                             name: string;
                             ncm: string | null;
+                            /** @description place within its category (then by name); 0 by default */
+                            order: number;
                             /** @description minutes */
                             preparationTime: number | null;
                             /** @description integer cents (BRL); per kilogram when unit is kg */
@@ -18364,6 +18368,8 @@ export interface paths {
                         name: string;
                         /** @description NCM, 8 digits without dots (fiscal documents use 21069090 when unset) */
                         ncm?: string | null;
+                        /** @description place within its category (then by name) */
+                        order?: number;
                         /** @description minutes */
                         preparationTime?: number;
                         /** @description integer cents (BRL), never negative */
@@ -18411,6 +18417,8 @@ export interface paths {
                             modifierGroupIds: string[];
                             name: string;
                             ncm: string | null;
+                            /** @description place within its category (then by name); 0 by default */
+                            order: number;
                             /** @description minutes */
                             preparationTime: number | null;
                             /** @description integer cents (BRL); per kilogram when unit is kg */
@@ -18537,6 +18545,8 @@ export interface paths {
                             isAvailable: boolean;
                             modifierGroupIds: string[];
                             name: string;
+                            /** @description place within its category (then by name); 0 by default */
+                            order: number;
                             /** @description minutes */
                             preparationTime: number | null;
                             /** @description integer cents (BRL); per kilogram when unit is kg */
@@ -18651,6 +18661,8 @@ export interface paths {
                         name?: string;
                         /** @description NCM, 8 digits without dots (fiscal documents use 21069090 when unset) */
                         ncm?: string | null;
+                        /** @description place within its category (then by name) */
+                        order?: number;
                         /** @description minutes */
                         preparationTime?: number | null;
                         /** @description integer cents (BRL), never negative */
@@ -18698,6 +18710,8 @@ export interface paths {
                             modifierGroupIds: string[];
                             name: string;
                             ncm: string | null;
+                            /** @description place within its category (then by name); 0 by default */
+                            order: number;
                             /** @description minutes */
                             preparationTime: number | null;
                             /** @description integer cents (BRL); per kilogram when unit is kg */
@@ -27153,6 +27167,8 @@ export interface components {
             isAvailable: boolean;
             modifierGroupIds: string[];
             name: string;
+            /** @description place within its category (then by name); 0 by default */
+            order: number;
             /** @description minutes */
             preparationTime: number | null;
             /** @description integer cents (BRL); per kilogram when unit is kg */
