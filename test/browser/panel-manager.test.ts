@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('admin panel, manager pages (browser)', () => {
     await context.close();
   });
 
-  test('categories reorder with the keyboard buttons; availability toggles; a modifier group is created', async () => {
+  test('categories and dishes reorder with the keyboard buttons; availability toggles; a modifier group is created', async () => {
     const context = await h.tablet();
     const page = await context.newPage();
     await h.login(page, 'demo admin');
@@ -96,8 +96,19 @@ describe.skipIf(!hasChromium)('admin panel, manager pages (browser)', () => {
       })
       .toEqual(['Pratos principais', 'Entradas']);
 
-    // Availability: off hides the item from the public menu.
+    // Dishes reorder too: the second dish of Entradas moved up is first on the public menu.
     await page.getByRole('button', { name: 'Entradas', exact: true }).click();
+    type Listed = { name: string; category: string };
+    const entradas = async () => {
+      const cats = (await h.t.app.inject({ url: '/t/demo/menu/categories' })).json() as Category[];
+      const id = cats.find((c) => c.name === 'Entradas')!._id;
+      return ((await h.t.app.inject({ url: '/t/demo/menu/items' })).json() as Listed[]).filter((i) => i.category === id).map((i) => i.name);
+    };
+    const [first, second] = await entradas();
+    await page.getByRole('button', { name: `Subir ${second}` }).click();
+    await expect.poll(async () => (await entradas()).slice(0, 2)).toEqual([second, first]);
+
+    // Availability: off hides the item from the public menu.
     const toggle = page.getByRole('checkbox', { name: /^Disponibilidade de / }).first();
     const label = await toggle.getAttribute('aria-label');
     const name = label!.replace('Disponibilidade de ', '');

@@ -52,7 +52,27 @@ export default function MenuPage({ slug, role }: PageProps) {
   }, [slug]);
 
   const current = categories?.find((c) => c._id === selected) ?? null;
-  const shown = useMemo(() => items.filter((i) => i.category === selected && i.isActive).sort((a, b) => a.name.localeCompare(b.name)), [items, selected]);
+  const shown = useMemo(
+    () => items.filter((i) => i.category === selected && i.isActive).sort((a, b) => a.order - b.order || a.name.localeCompare(b.name)),
+    [items, selected],
+  );
+  const [draggingItem, setDraggingItem] = useState<string | null>(null);
+
+  /** Moves a dish to `index` within its category and saves `order` (10, 20, 30…) for the dishes whose place changed. */
+  async function moveItem(id: string, index: number) {
+    const renumbered = reorder(shown, id, index);
+    if (!renumbered) return;
+    const before = items;
+    const changed = renumbered.filter((i) => shown.find((o) => o._id === i._id)?.order !== i.order);
+    setItems((list) => list.map((i) => renumbered.find((r) => r._id === i._id) ?? i));
+    try {
+      await Promise.all(changed.map((i) => call(api.PUT('/t/{slug}/menu/items/{id}', { params: { path: { slug, id: i._id } }, body: { order: i.order } }))));
+      setStatus({ text: t.saved });
+    } catch (err) {
+      setItems(before);
+      setStatus({ text: t.failed(errorText(err)), error: true });
+    }
+  }
   const pageItems = shown.slice((page - 1) * PAGE, page * PAGE);
 
   async function toggleAvailable(item: AdminItem) {
@@ -138,10 +158,14 @@ export default function MenuPage({ slug, role }: PageProps) {
                   <p class="empty">{t.noItems}</p>
                 ) : (
                   <>
+                    <p class="hint">{t.itemsDragHint}</p>
                     <div class="table-wrap">
                       <table class="data">
                         <thead>
                           <tr>
+                            <th scope="col">
+                              <span class="sr-only">{t.position}</span>
+                            </th>
                             <th scope="col">{t.name}</th>
                             <th scope="col" class="num">
                               {t.price}
@@ -156,24 +180,58 @@ export default function MenuPage({ slug, role }: PageProps) {
                           </tr>
                         </thead>
                         <tbody>
-                          {pageItems.map((item) => (
-                            <tr key={item._id}>
-                              <td>{item.name}</td>
-                              <td class="num">{formatMoney(item.price)}</td>
-                              <td class="hide-sm">{t.stations[item.station]}</td>
-                              <td>
-                                <label class="switch">
-                                  <input type="checkbox" checked={item.isAvailable} onChange={() => void toggleAvailable(item)} aria-label={t.availability(item.name)} />
-                                  <span>{item.isAvailable ? t.available : t.unavailable}</span>
-                                </label>
-                              </td>
-                              <td>
-                                <button type="button" class="btn small" aria-label={t.editItem(item.name)} onClick={() => setEditing(item)}>
-                                  {t.edit}
-                                </button>
-                              </td>
-                            </tr>
-                          ))}
+                          {pageItems.map((item) => {
+                            const at = shown.indexOf(item);
+                            return (
+                              <tr
+                                key={item._id}
+                                draggable
+                                class={draggingItem === item._id ? 'dragging' : undefined}
+                                data-testid={`item-row-${item.name}`}
+                                onDragStart={(e) => {
+                                  setDraggingItem(item._id);
+                                  e.dataTransfer?.setData('text/plain', item._id);
+                                }}
+                                onDragEnd={() => setDraggingItem(null)}
+                                onDragOver={(e) => e.preventDefault()}
+                                onDrop={(e) => {
+                                  e.preventDefault();
+                                  const id = e.dataTransfer?.getData('text/plain') || draggingItem;
+                                  setDraggingItem(null);
+                                  if (id) void moveItem(id, at);
+                                }}
+                              >
+                                <td class="nowrap">
+                                  <button type="button" class="btn small" aria-label={t.moveUp(item.name)} disabled={at === 0} onClick={() => void moveItem(item._id, at - 1)}>
+                                    ↑
+                                  </button>
+                                  <button
+                                    type="button"
+                                    class="btn small"
+                                    aria-label={t.moveDown(item.name)}
+                                    disabled={at === shown.length - 1}
+                                    onClick={() => void moveItem(item._id, at + 1)}
+                                  >
+                                    ↓
+                                  </button>
+                                </td>
+                                <td>{item.name}</td>
+                                <td class="num">{formatMoney(item.price)}</td>
+                                <td class="hide-sm">{t.stations[item.station]}</td>
+                                <td>
+                                  <label class="switch">
+                                    <input type="checkbox" checked={item.isAvailable} onChange={() => void toggleAvailable(item)} aria-label={t.availability(item.name)} />
+                                    <span>{item.isAvailable ? t.available : t.unavailable}</span>
+                                  </label>
+                                </td>
+                                <td>
+                                  <button type="button" class="btn small" aria-label={t.editItem(item.name)} onClick={() => setEditing(item)}>
+                                    {t.edit}
+                                  </button>
+                                </td>
+                              </tr>
+                            );
+                          })}
                         </tbody>
                       </table>
                     </div>
@@ -187,6 +245,16 @@ export default function MenuPage({ slug, role }: PageProps) {
       )}
     </section>
   );
+}
+
+/** `list` with `id` moved to `index` and every `order` renumbered 10, 20, 30…; null when nothing moves. */
+function reorder<T extends { _id: string; order: number }>(list: T[], id: string, index: number): T[] | null {
+  const from = list.findIndex((x) => x._id === id);
+  if (from < 0 || index < 0 || index >= list.length || from === index) return null;
+  const next = [...list];
+  const [moved] = next.splice(from, 1);
+  next.splice(index, 0, moved);
+  return next.map((x, i) => ({ ...x, order: (i + 1) * 10 }));
 }
 
 function Categories({
@@ -253,12 +321,8 @@ function Categories({
 
   /** Moves `id` to `index` and saves `order` (10, 20, 30…) for the categories whose order changed. */
   async function moveTo(id: string, index: number) {
-    const from = categories.findIndex((c) => c._id === id);
-    if (from < 0 || index < 0 || index >= categories.length || from === index) return;
-    const list = [...categories];
-    const [moved] = list.splice(from, 1);
-    list.splice(index, 0, moved);
-    const renumbered = list.map((c, i) => ({ ...c, order: (i + 1) * 10 }));
+    const renumbered = reorder(categories, id, index);
+    if (!renumbered) return;
     onChange(renumbered);
     try {
       const changed = renumbered.filter((c) => categories.find((o) => o._id === c._id)?.order !== c.order);

@@ -49,6 +49,8 @@ export const strings = {
   moveUp: (n: string) => `Subir ${n}`,
   moveDown: (n: string) => `Descer ${n}`,
   dragHint: 'Arraste as categorias para reordenar, ou use os botões ↑ e ↓.',
+  itemsDragHint: 'Arraste os pratos para mudar a ordem no cardápio, ou use os botões ↑ e ↓.',
+  position: 'Posição',
   inactive: 'inativa',
   active: 'Ativa',
   noCategories: 'Nenhuma categoria ainda. Crie a primeira (por exemplo “Pratos principais”) para cadastrar pratos.',
