@@ -4,6 +4,8 @@
  * `not_found`...; `error` holds the HTTP reason), `message`, and the field errors of a 400 in `details`.
  */
 
+import { inPortuguese } from './messages.js';
+
 /** One field error of a 400 `validation` answer: `field` is the request path (`body.customerName`). */
 export interface FieldError {
   field: string;
@@ -11,15 +13,19 @@ export interface FieldError {
 }
 
 export class ApiError extends Error {
+  /** The field errors, their common validation messages said in Portuguese (messages.ts). */
+  readonly fields: FieldError[];
+
   constructor(
     readonly status: number,
     /** The API's error code (`validation`, `not_found`...), or `network` when the request never got an answer. */
     readonly code: string,
     message: string,
-    readonly fields: FieldError[] = [],
+    fields: FieldError[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
+    this.fields = fields.map((f) => ({ field: f.field, message: inPortuguese(f.message) }));
   }
 
   /** The message of the field error whose path ends with `name` (`customerName` matches `body.customerName`). */
