@@ -18,7 +18,8 @@ export function BarChart({ title, bars, format = String, height = 180 }: { title
     <figure class="chart">
       <figcaption>{title}</figcaption>
       {bars.length === 0 ? null : (
-        <svg viewBox={`0 0 ${width} ${height}`} role="presentation" aria-hidden="true" preserveAspectRatio="none" style={{ width: '100%', height }}>
+        // Scaled as a whole (never stretched: the labels keep their shape), at most its natural width.
+        <svg viewBox={`0 0 ${width} ${height}`} role="presentation" aria-hidden="true" style={{ width: '100%', maxWidth: `${width * 1.6}px`, height: 'auto' }}>
           {bars.map((b, i) => {
             const h = Math.round((Math.abs(b.value) / max) * (plot - 4));
             const x = i * slot + slot * 0.15;
