@@ -32,7 +32,11 @@ const SHARED_TABLES = [
   'api_keys', // legacy public API keys, bound to a person (who may belong to several tenants)
   'rate_limit_windows', // the public API's rate-limit counters, keyed by credential or address
   'system_expense_categories', // the default expense categories (spec 2: tenant null), seeded by the migration, read by every tenant
+  'platform_audit_events', // audit events of no tenant (logins, a person's password), read by the superadmin only
 ];
+
+/** Tenant tables the app's role may only add to and read (migration 0027): its updates and deletes are refused outright. */
+const APPEND_ONLY = ['audit_events'];
 
 const POLICY = "(tenant_id = (current_setting('app.tenant_id'::text, true))::bpchar)";
 
@@ -261,6 +265,7 @@ async function fillTenant() {
     payload: { method: 'cash', gateway: 'mock' },
   });
   expect(paid.statusCode, paid.body).toBe(200);
+  // (The fiscal token set below and the App installed after it write two audit_events.)
   // Fiscal documents: an authorised NFC-e (document, counter, files), a rejected NF-e (a voided number), an EFD export.
   const fiscal = (payload: object) => t.app.inject({ method: 'POST', url: `/t/${team.slug}/fiscal/emit`, headers: team.admin.headers, payload });
   const setup = await t.app.inject({
@@ -346,7 +351,11 @@ describe('queries through one tenant handle against another tenant', () => {
   it("writes: updates and deletes of the other tenant's rows touch nothing; moving or inserting a row into it is refused", async () => {
     for (const table of tables) {
       const before = await t.db.database.owner((db) => count(db, table, sql`where tenant_id = ${b.tenant._id}`));
-      const touched = await aDb.run(async (tx) => {
+      if (APPEND_ONLY.includes(table)) {
+        await refused(aDb.run((tx) => tx.db.execute(sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${b.tenant._id}`)));
+        await refused(aDb.run((tx) => tx.db.execute(sql`delete from ${sql.identifier(table)} where tenant_id = ${b.tenant._id}`)));
+      }
+      const touched = APPEND_ONLY.includes(table) ? 0 : await aDb.run(async (tx) => {
         const updated = (await tx.db.execute(sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${b.tenant._id}`)) as unknown as {
           rowCount?: number;
           affectedRows?: number;

@@ -53,6 +53,8 @@ export const BYPASS_USES = [
   'system-chart-seed',
   /** The platform operator's view of an App across tenants (active installations) and its kill-switch (revoke them all). */
   'app-operator',
+  /** The superadmin's audit log across tenants (every tenant's events and the platform's). */
+  'audit-operator',
 ] as const;
 export type BypassUse = (typeof BYPASS_USES)[number];
 

@@ -16,3 +16,4 @@ export * from './bom.js';
 export * from './fiscal.js';
 export * from './apps.js';
 export * from './delivery.js';
+export * from './audit.js';

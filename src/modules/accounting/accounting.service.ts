@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/index.js';
 import type { Deps } from '../../platform/deps.js';
 import type { DreService } from '../dre/index.js';
 import type { InventoryService } from '../inventory/index.js';
@@ -24,6 +25,7 @@ export interface AccountingParts {
 }
 
 export interface AccountingNeeds {
+  audit: AuditService;
   tenants: TenantsService;
   orders: OrdersService;
   payments: PaymentsService;

@@ -1,3 +1,4 @@
+import { auditModule } from '../audit/index.js';
 import {
   accountMappings,
   bankAccounts,
@@ -32,7 +33,7 @@ export type { AccountingService } from './accounting.service.js';
  */
 export const accountingModule = defineModule({
   name: 'accounting',
-  needs: [tenantsModule, ordersModule, paymentsModule, inventoryModule, purchasingModule, dreModule, usersModule],
+  needs: [tenantsModule, ordersModule, paymentsModule, inventoryModule, purchasingModule, dreModule, usersModule, auditModule],
   tables: [
     systemAccounts,
     chartAccounts,

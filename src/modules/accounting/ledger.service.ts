@@ -46,7 +46,12 @@ const openPeriod = (p: { year: number; month: number }): PeriodClosing => ({
 });
 
 /** Periods (close, reopen, list) and the ledger (balancete, razão), spec 4.11. docs/decisions.md, "Accounting: periods and ledger". */
-export function ledgerPart({ deps }: AccountingParts) {
+export function ledgerPart({ deps, needs }: AccountingParts) {
+  const audited = async (tx: TenantDb, action: 'period.closed' | 'period.reopened', userId: string, view: PeriodClosing) => {
+    await needs.audit.record(tx, { action, actorId: userId, targetType: 'period', targetId: label(view), details: { year: view.year, month: view.month } });
+    return view;
+  };
+
   const balancete = (t: TenantDb, p: { year: number; month: number }): Promise<BalanceteRow[]> =>
     t.run(async (tx) => (await q.balanceteCents(tx.db, tx.tenantId, p.year, p.month)).map(toBalanceteRow));
 
@@ -103,9 +108,10 @@ export function ledgerPart({ deps }: AccountingParts) {
         if (!row) await q.lockMonthWrites(tx.db, tx.tenantId, p.year, p.month);
         const snapshot = (await q.balanceteCents(tx.db, tx.tenantId, p.year, p.month)).map(toBalanceteRow);
         const closing = { status: 'closed' as const, trialBalanceSnapshot: snapshot, closedAt: deps.clock.now(), closedBy: userId };
-        if (row) return toPeriodView(await q.updatePeriodRow(tx.db, tx.tenantId, p.year, p.month, closing));
+        if (row) return audited(tx, 'period.closed', userId, toPeriodView(await q.updatePeriodRow(tx.db, tx.tenantId, p.year, p.month, closing)));
         try {
-          return toPeriodView(await tx.db.transaction((sp) => q.insertPeriodRow(sp, { tenantId: tx.tenantId, year: p.year, month: p.month, ...closing })));
+          const inserted = await tx.db.transaction((sp) => q.insertPeriodRow(sp, { tenantId: tx.tenantId, year: p.year, month: p.month, ...closing }));
+          return await audited(tx, 'period.closed', userId, toPeriodView(inserted));
         } catch (err) {
           // Only without the advisory lock could another close insert the row first; it is closed then.
           if (isUniqueViolation(err)) throw new Conflict(`The period ${label(p)} is closed already`, 'period_already_closed', [{ field: 'period', message: label(p) }]);
@@ -119,7 +125,8 @@ export function ledgerPart({ deps }: AccountingParts) {
         await q.lockPeriodExclusive(tx.db, tx.tenantId, p.year, p.month);
         const row = await q.lockPeriodRow(tx.db, tx.tenantId, p.year, p.month);
         if (row?.status !== 'closed') throw new Conflict(`The period ${label(p)} is not closed`, 'period_not_closed', [{ field: 'period', message: label(p) }]);
-        return toPeriodView(await q.updatePeriodRow(tx.db, tx.tenantId, p.year, p.month, { status: 'reopened', reopenedAt: deps.clock.now(), reopenedBy: userId }));
+        const reopened = await q.updatePeriodRow(tx.db, tx.tenantId, p.year, p.month, { status: 'reopened', reopenedAt: deps.clock.now(), reopenedBy: userId });
+        return audited(tx, 'period.reopened', userId, toPeriodView(reopened));
       }),
   };
 }

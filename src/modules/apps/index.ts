@@ -1,5 +1,6 @@
 import { apiKeys, appInstallations, apps, appWebhookDeliveries } from '../../db/schema/apps.js';
 import { defineModule } from '../../platform/module.js';
+import { auditModule } from '../audit/index.js';
 import { menuModule } from '../menu/index.js';
 import { ordersModule } from '../orders/index.js';
 import { reservationsModule } from '../reservations/index.js';
@@ -26,15 +27,15 @@ export type { InstallationsService } from './installations.service.js';
  */
 export const appsModule = defineModule({
   name: 'apps',
-  needs: [usersModule, ordersModule, menuModule, reservationsModule],
+  needs: [usersModule, ordersModule, menuModule, reservationsModule, auditModule],
   tables: [apps, appInstallations, apiKeys, appWebhookDeliveries],
-  services(deps, { users, orders }) {
+  services(deps, { users, orders, audit }) {
     const catalog = catalogService(deps);
     deps.apiCredentials.use(credentials(deps, { users }));
     return {
       catalog,
       apiKeys: apiKeysService(deps, { users }),
-      installations: installationsService(deps, { catalog }),
+      installations: installationsService(deps, { catalog, audit }),
       publicApi: publicApiService(deps, { orders }),
       webhooks: webhooksService(deps, { orders }),
     };

@@ -6,6 +6,7 @@ import { encryptSecret, randomToken } from '../../platform/crypto.js';
 import { Conflict, InvalidRequest, NotFound, isUniqueViolation } from '../../platform/domain-errors.js';
 import type { ModuleDeps } from '../../platform/module.js';
 import { toAppView, type CatalogService } from './catalog.service.js';
+import type { AuditService } from '../audit/index.js';
 import * as q from './installations.queries.js';
 import type { InstallationRow } from './installations.queries.js';
 import type { InstallationView, InstallationWithAppView } from './installations.schemas.js';
@@ -28,7 +29,8 @@ export function toInstallationView(i: InstallationRow): InstallationView {
 }
 
 /** Installations of Apps in a tenant (spec 4.1 and section 3): install with a token shown once, list, revoke. */
-export function installationsService(deps: ModuleDeps, { catalog }: { catalog: CatalogService }) {
+export function installationsService(deps: ModuleDeps, { catalog, audit }: { catalog: CatalogService; audit: AuditService }) {
+  const actor = (ctx: TenantCtx) => ({ actorId: ctx.user.id, actorLabel: ctx.user.email, targetType: 'app_installation' });
   const { config, clock } = deps;
 
   return {
@@ -54,8 +56,8 @@ export function installationsService(deps: ModuleDeps, { catalog }: { catalog: C
       const accessTokenHash = await bcrypt.hash(accessToken, config.bcryptCost);
       const signingSecret = encryptSecret(config.encryptionKey, randomToken(32));
       try {
-        const row = await ctx.db.run((tx) =>
-          q.insertInstallation(tx.db, {
+        const row = await ctx.db.run(async (tx) => {
+          const inserted = await q.insertInstallation(tx.db, {
             tenantId: tx.tenantId,
             id: newId(),
             appId: app.id,
@@ -64,8 +66,10 @@ export function installationsService(deps: ModuleDeps, { catalog }: { catalog: C
             tokenLookup: accessToken.slice(0, TOKEN_LOOKUP_LENGTH),
             accessTokenHash,
             signingSecret,
-          }),
-        );
+          });
+          await audit.record(tx, { action: 'app.installed', ...actor(ctx), targetId: inserted.id, details: { app: app.slug, scopes } });
+          return inserted;
+        });
         return { installation: toInstallationView(row), accessToken };
       } catch (err) {
         if (isUniqueViolation(err, 'app_installations_active_key')) {
@@ -81,7 +85,9 @@ export function installationsService(deps: ModuleDeps, { catalog }: { catalog: C
         const current = await q.findInstallation(tx.db, tx.tenantId, id, true);
         if (!current) throw new NotFound('Installation');
         if (current.status === 'revoked') return toInstallationView(current);
-        return toInstallationView(await q.revokeInstallation(tx.db, tx.tenantId, id, clock.now()));
+        const revoked = await q.revokeInstallation(tx.db, tx.tenantId, id, clock.now());
+        await audit.record(tx, { action: 'app.revoked', ...actor(ctx), targetId: id, details: { appId: current.appId } });
+        return toInstallationView(revoked);
       }),
   };
 }

@@ -36,7 +36,7 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
     },
     config: { auth: { public: true } },
     onRequest: limitPerIp(rateLimits, LOGIN_LIMIT),
-    handler: (req) => auth.login(req.body),
+    handler: (req) => auth.login(req.body, req.ip),
   });
 
   app.post('/auth/refresh', {
@@ -74,10 +74,12 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
       body: ChangePasswordBody,
       response: withErrors({ 200: TokenPair, 429: RateLimited }, [400, 401, 409]),
     },
+    // Any logged-in user (a rule with no roles).
+    config: { auth: {} },
     handler: async (req, reply) => {
       const userId = principalOf(req).id;
       if (!(await withinLimit(rateLimits, PASSWORD_CHANGE_LIMIT, userId, reply))) return reply;
-      return auth.changePassword(userId, req.body);
+      return auth.changePassword(userId, req.body, req.ip);
     },
   });
 
@@ -126,13 +128,15 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
     },
     config: { auth: { public: true } },
     handler: async (req, reply) => {
-      await auth.resetPassword(req.body);
+      await auth.resetPassword(req.body, req.ip);
       return reply.code(204).send();
     },
   });
 
   app.get('/auth/me', {
     schema: { tags: ['auth'], summary: 'The logged-in user and their tenants', response: withErrors({ 200: Me }, [401]) },
+    // Any logged-in user (a rule with no roles).
+    config: { auth: {} },
     handler: (req) => auth.me(principalOf(req).id),
   });
 }

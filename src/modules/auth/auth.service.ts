@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, InvalidRequest, Unauthenticated } from '../../platform/domain-errors.js';
+import type { AuditService } from '../audit/index.js';
 import { normalizeEmail, type UsersService } from '../users/index.js';
 import { authJobs, type InvitationMail } from './auth.jobs.js';
 import * as q from './auth.queries.js';
@@ -35,7 +36,7 @@ const wrongCurrentPassword = () =>
 
 type SessionUser = { id: string; email: string; name: string; isSuperadmin: boolean; sessionVersion: number };
 
-export function authService({ db, clock, jwt, config, log, jobs, mail, members }: Deps, users: UsersService) {
+export function authService({ db, clock, jwt, config, log, jobs, mail, members }: Deps, users: UsersService, audit: AuditService) {
   // Compared against when the email is unknown, so both failures take the same time.
   const dummyHash = hashPassword(randomToken(16), config.bcryptCost);
 
@@ -135,11 +136,19 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
       return out;
     },
 
-    async login({ email, password }: LoginInput) {
+    /** Logs in; the success (with the session) and a failure (the e-mail tried, never the password) are audited. */
+    async login({ email, password }: LoginInput, ip?: string) {
       const user = await users.findByEmail(email);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
-      if (!user || !ok) throw badCredentials();
-      return startSession(db, user);
+      if (!user || !ok) {
+        const reason = user ? 'wrong_password' : 'unknown_email';
+        await audit.recordPlatform(db, { action: 'auth.login_failed', actorId: user?.id ?? null, actorLabel: normalizeEmail(email), details: { reason }, ip });
+        throw badCredentials();
+      }
+      return db.transaction(async (tx) => {
+        await audit.recordPlatform(tx, { action: 'auth.login', actorId: user.id, actorLabel: user.email, ip });
+        return startSession(tx, user);
+      });
     },
 
     /**
@@ -195,7 +204,7 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
      * The logged-in user changes their password: every session ends (refresh families revoked,
      * access tokens refused) and a new pair is returned so this device stays logged in.
      */
-    async changePassword(userId: string, { currentPassword, newPassword }: ChangePasswordInput) {
+    async changePassword(userId: string, { currentPassword, newPassword }: ChangePasswordInput, ip?: string) {
       const user = await users.findById(userId);
       if (!user) throw new Unauthenticated();
       if (!(await verifyPassword(currentPassword, user.passwordHash))) throw wrongCurrentPassword();
@@ -204,7 +213,9 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
         const session = await db.transaction(async (tx) => {
           // Only if the password is still the one just checked (two changes at once: one wins).
           const sessionVersion = await users.setPassword(tx, userId, passwordHash, user.passwordHash);
-          return sessionVersion === null ? null : startSession(tx, { ...user, sessionVersion });
+          if (sessionVersion === null) return null;
+          await audit.recordPlatform(tx, { action: 'auth.password_changed', actorId: userId, actorLabel: user.email, targetType: 'user', targetId: userId, ip });
+          return startSession(tx, { ...user, sessionVersion });
         });
         if (!session) throw new Conflict('The password was changed at the same moment; log in again', 'password_changed');
         return session;
@@ -222,7 +233,7 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
     },
 
     /** Spends a reset link (once, also under concurrency), sets the password and ends every session. */
-    async resetPassword({ token, newPassword }: ResetPasswordInput) {
+    async resetPassword({ token, newPassword }: ResetPasswordInput, ip?: string) {
       const hash = sha256(token);
       // A quick look first, so an unknown token costs no bcrypt.
       if (!(await q.findLiveResetToken(db, hash, clock.now()))) throw badResetToken();
@@ -232,7 +243,10 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
         const spent = await q.consumeResetToken(tx, hash, now);
         if (!spent) return null;
         await q.spendOtherResetTokens(tx, spent.userId, spent.id, now);
-        return (await users.setPassword(tx, spent.userId, passwordHash)) === null ? null : spent.userId;
+        if ((await users.setPassword(tx, spent.userId, passwordHash)) === null) return null;
+        // The person is known by the link only: no actor label beyond their id.
+        await audit.recordPlatform(tx, { action: 'auth.password_reset', actorId: spent.userId, targetType: 'user', targetId: spent.userId, ip });
+        return spent.userId;
       });
       if (!userId) throw badResetToken();
       members.forget(userId);

@@ -52,7 +52,7 @@ const unavailable = () =>
   new Unavailable('The fiscal provider is unavailable; the document stays pending: emit again for the same order to retry', 'fiscal_provider_unavailable');
 
 export function documentsPart({ deps, needs }: FiscalParts) {
-  const { tenants, orders, menu, branches } = needs;
+  const { tenants, orders, menu, branches, audit } = needs;
   const { clock, jobs } = deps;
 
   function client(): FiscalClient {
@@ -338,6 +338,8 @@ export function documentsPart({ deps, needs }: FiscalParts) {
       }
       await ctx.db.run(async (tx) => {
         await q.updateDocument(tx.db, tx.tenantId, id, { status: 'cancelled', cancelledAt: clock.now(), cancelReason: CANCEL_REASON, protocol: protocol || row.protocol });
+        const details = { tipo: row.tipo, nfeKey: row.nfeKey, number: row.number, orderId: row.orderId, totalCents: row.totalCents };
+        await audit.record(tx, { action: 'fiscal.cancelled', actorId: ctx.user.id, actorLabel: ctx.user.email, targetType: 'fiscal_document', targetId: id, details });
       });
       return { _id: id, status: 'cancelled' };
     },

@@ -1,4 +1,5 @@
 import type { ModuleDeps } from '../../platform/module.js';
+import type { AuditService } from '../audit/index.js';
 import type { BranchesService } from '../branches/index.js';
 import type { MenuService } from '../menu/index.js';
 import type { OrdersService } from '../orders/index.js';
@@ -10,6 +11,7 @@ import { portalPart } from './portal.service.js';
 
 /** The services of the modules the fiscal module needs (index.ts `needs`). */
 export interface FiscalNeeds {
+  audit: AuditService;
   tenants: TenantsService;
   orders: OrdersService;
   menu: MenuService;

@@ -1,3 +1,4 @@
+import { auditModule } from '../audit/index.js';
 import { orderCounters, orders } from '../../db/schema/orders.js';
 import { defineModule } from '../../platform/module.js';
 import { branchesModule } from '../branches/index.js';
@@ -17,10 +18,10 @@ export { FLOOR_ROLES } from './orders.routes.js';
 /** Orders, tabs and bills (spec 4.7); their payments are the payments module's. */
 export const ordersModule = defineModule({
   name: 'orders',
-  needs: [menuModule, tablesModule, branchesModule, tenantsModule, shiftsModule],
+  needs: [menuModule, tablesModule, branchesModule, tenantsModule, shiftsModule, auditModule],
   tables: [orders, orderCounters],
-  services(deps, { menu, tables, branches, tenants, shifts }) {
-    const orders = ordersService(deps, { menu, tables, branches, tenants, shifts });
+  services(deps, { menu, tables, branches, tenants, shifts, audit }) {
+    const orders = ordersService(deps, { menu, tables, branches, tenants, shifts, audit });
     // Public order tracking over socket.io finds its order here.
     deps.realtime.setOrderLookup(async (slug, orderNumber) => {
       const tenant = await deps.tenants.bySlug(slug);

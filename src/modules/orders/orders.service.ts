@@ -20,6 +20,7 @@ import { pixQrPngBase64 } from '../../platform/pix/qr.js';
 import * as q from './orders.queries.js';
 import { floorOperations } from './orders.floor.js';
 import { salesOfPeriod } from './orders.sales.js';
+import type { AuditService } from '../audit/index.js';
 import { canMove, isCorrection, isOpen, mergeLines, staffOrderNumber, compactDate } from './orders.rules.js';
 import { billedQuantity, billOf, computeBill, hasGramPrecision, milli, splitByLines, splitEqually, withinLimit } from './orders.bill.js';
 import {
@@ -201,9 +202,10 @@ export interface OrdersDeps {
   branches: BranchesService;
   tenants: Pick<TenantsService, 'findById'>;
   shifts: Pick<ShiftsService, 'openShiftOf'>;
+  audit: Pick<AuditService, 'record'>;
 }
 
-export function ordersService(deps: Deps, { menu, tables, branches, tenants, shifts }: OrdersDeps) {
+export function ordersService(deps: Deps, { menu, tables, branches, tenants, shifts, audit }: OrdersDeps) {
   const { clock, realtime, config, log } = deps;
 
   /** Prices lines from the menu; anything the client says about price is ignored. Pass a `TenantTx` to read inside it. */
@@ -390,7 +392,13 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
     edit: (
       o: OrderRow,
       tenant: { discountLimitBp: number },
-    ) => { items?: OrderLine[]; fields?: Partial<OrderRow>; adjustment: Omit<BillAdjustment, 'by' | 'at'> | Omit<BillAdjustment, 'by' | 'at'>[] } | null,
+    ) => {
+      items?: OrderLine[];
+      fields?: Partial<OrderRow>;
+      adjustment: Omit<BillAdjustment, 'by' | 'at'> | Omit<BillAdjustment, 'by' | 'at'>[];
+      /** A change beyond what any floor role may do (a discount above the limit, a void the kitchen had): audited. */
+      audited?: { action: 'order.discount_above_limit' | 'order.void_after_kitchen'; details: Record<string, unknown> };
+    } | null,
   ): Promise<OrderView> {
     const settings = await tenants.findById(ctx.tenantId);
     let changed = false;
@@ -404,6 +412,10 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
       const stamp = { by: ctx.user.id, at: clock.now().toISOString() };
       const added = ([] as Omit<BillAdjustment, 'by' | 'at'>[]).concat(change.adjustment).map((a) => ({ ...a, ...stamp }));
       const items = change.items ?? current.items;
+      if (change.audited) {
+        const { action, details } = change.audited;
+        await audit.record(tx, { action, actorId: ctx.user.id, actorLabel: ctx.user.email, targetType: 'order', targetId: current.id, details: { orderNumber: current.orderNumber, ...details } });
+      }
       return rewrite(tx, current, billOf(next, items), settings, { ...change.fields, adjustments: [...current.adjustments, ...added] });
     });
     if (changed) await announce(ctx.db, order, 'orderUpdate');
@@ -859,12 +871,16 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
         } else {
           base = priced.reduce((sum, l) => sum + (l.amount ?? 0) - (l.discountAmount ?? 0), 0);
         }
-        if (!withinLimit(discount, base, discountLimitBp) && !isManager(ctx)) {
+        const aboveLimit = !withinLimit(discount, base, discountLimitBp);
+        if (aboveLimit && !isManager(ctx)) {
           throw new Forbidden(`A discount above ${discountLimitBp / 100}% needs an admin or branch manager`, 'discount_limit');
         }
         const adjustment = { kind: 'discount' as const, detail: describe(discount), reason: discount.reason };
-        if (body.line === undefined) return { fields: { orderDiscount: discount }, adjustment };
-        return { items: o.items.map((l, i) => (i === body.line ? { ...l, discount } : l)), adjustment: { ...adjustment, line: body.line } };
+        const audited = aboveLimit
+          ? { action: 'order.discount_above_limit' as const, details: { line: body.line ?? null, kind: discount.kind, value: discount.value, baseCents: base, limitPercent: discountLimitBp / 100, reason: discount.reason } }
+          : undefined;
+        if (body.line === undefined) return { fields: { orderDiscount: discount }, adjustment, audited };
+        return { items: o.items.map((l, i) => (i === body.line ? { ...l, discount } : l)), adjustment: { ...adjustment, line: body.line }, audited };
       }),
 
     /** Takes off the discount of a line (`line`) or of the order; nothing to take off changes nothing. */
@@ -902,9 +918,14 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
           throw new Forbidden('The kitchen has this order: voiding an item needs an admin or branch manager', 'void_role');
         }
         const voidedQuantity = (milli(line.voidedQuantity ?? 0) + milli(body.quantity)) / 1000;
+        const detail = `${body.quantity} x ${line.name}`;
+        // Only a manager may void once the kitchen has the order: that void is audited.
+        const audited =
+          o.status !== 'pending' ? { action: 'order.void_after_kitchen' as const, details: { line: body.line, detail, status: o.status, reason: body.reason.trim() } } : undefined;
         return {
           items: o.items.map((l, i) => (i === body.line ? { ...l, voidedQuantity } : l)),
-          adjustment: { kind: 'void', line: body.line, detail: `${body.quantity} x ${line.name}`, reason: body.reason.trim() },
+          adjustment: { kind: 'void', line: body.line, detail, reason: body.reason.trim() },
+          audited,
         };
       }),
 

@@ -1,3 +1,4 @@
+import { auditModule } from '../audit/index.js';
 import { payments } from '../../db/schema/payments.js';
 import { cron, defineModule } from '../../platform/module.js';
 import { branchesModule } from '../branches/index.js';
@@ -21,10 +22,10 @@ export type { PaymentsService } from './payments.service.js';
  */
 export const paymentsModule = defineModule({
   name: 'payments',
-  needs: [ordersModule, branchesModule, tenantsModule, shiftsModule, menuModule, usersModule],
+  needs: [ordersModule, branchesModule, tenantsModule, shiftsModule, menuModule, usersModule, auditModule],
   tables: [payments],
-  services: (deps, { orders, branches, tenants, shifts }) => ({
-    payments: paymentsService(deps, { orders, integrations: deps.integrations, tenants, branches, shifts }),
+  services: (deps, { orders, branches, tenants, shifts, audit }) => ({
+    payments: paymentsService(deps, { orders, integrations: deps.integrations, tenants, branches, shifts, audit }),
   }),
   routes: (app, services) => paymentsRoutes(app, services),
   jobs: {

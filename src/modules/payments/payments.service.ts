@@ -16,6 +16,7 @@ import { amountDue, billedQuantity, toBillView, type CreateOrderInput, type Orde
 import type { ShiftsService } from '../shifts/index.js';
 import type { TenantsService } from '../tenants/index.js';
 import { paymentJobs, type PaymentExpiryJob, type RefundJob, type WalletRefundJob } from './payments.jobs.js';
+import type { AuditService } from '../audit/index.js';
 import * as q from './payments.queries.js';
 import { applyAmount, deriveOrderPayment } from './payments.rules.js';
 import { pixQrPngBase64 } from '../../platform/pix/qr.js';
@@ -61,7 +62,8 @@ export function paymentsService(
     tenants,
     branches,
     shifts,
-  }: { orders: OrdersService; integrations: Integrations; tenants: TenantsService; branches: BranchesService; shifts: ShiftsService },
+    audit,
+  }: { orders: OrdersService; integrations: Integrations; tenants: TenantsService; branches: BranchesService; shifts: ShiftsService; audit: AuditService },
 ) {
   const { clock, realtime, jobs, log } = deps;
   const approvedListeners: PaymentListener[] = [];
@@ -132,6 +134,10 @@ export function paymentsService(
     const now = clock.now();
     for (const p of await q.paymentsOfOrder(tx.db, tx.tenantId, order.id)) {
       if (p.status !== 'approved' || p.refundRequestedAt || (onlyPaymentId && p.id !== onlyPaymentId)) continue;
+      // The decision to give the money back (by hand: done now; a gateway's: queued), with no actor: the
+      // order's cancellation (or a late approval) decides it, and the order's own history says who cancelled.
+      const details = { orderId: order.id, orderNumber: order.orderNumber, amountCents: p.amount, method: p.method, gateway: p.gateway, reason };
+      await audit.record(tx, { action: 'payment.refunded', actorId: null, targetType: 'payment', targetId: p.id, details });
       if (p.gateway === 'mock') {
         const row = await q.updatePayment(tx.db, tx.tenantId, p.id, {
           status: 'refunded',

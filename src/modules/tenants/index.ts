@@ -1,5 +1,6 @@
 import { tenants } from '../../db/schema/tenants.js';
 import { defineModule } from '../../platform/module.js';
+import { auditModule } from '../audit/index.js';
 import { tenantsRoutes } from './tenants.routes.js';
 import { tenantsService } from './tenants.service.js';
 
@@ -9,7 +10,8 @@ export { BUSINESS_TYPES } from './tenants.schemas.js';
 /** Tenants (spec 4.3): the superadmin's tenant routes and each tenant's configuration. */
 export const tenantsModule = defineModule({
   name: 'tenants',
+  needs: [auditModule],
   tables: [tenants],
-  services: (deps) => ({ tenants: tenantsService(deps) }),
+  services: (deps, { audit }) => ({ tenants: tenantsService(deps, audit) }),
   routes: (app, services) => tenantsRoutes(app, services),
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ctxOf } from '../../platform/auth/guards.js';
+import { ctxOf, principalOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
 import { IdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
@@ -46,7 +46,7 @@ export function tenantsRoutes(app: RouteApp, { tenants }: { tenants: TenantsServ
       response: withErrors({ 200: Tenant }, [400, 401, 403, 404, 409]),
     },
     config: { auth: superadmin },
-    handler: (req) => tenants.update(req.params.id, req.body),
+    handler: (req) => tenants.update(req.params.id, req.body, principalOf(req)),
   });
 
   app.put('/api/superadmin/tenants/:id/toggle', {

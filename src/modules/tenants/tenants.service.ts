@@ -7,6 +7,7 @@ import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import { parsePixKey } from '../../platform/pix/pix-key.js';
 import { isTimeZone } from '../../platform/time.js';
+import type { AuditService } from '../audit/index.js';
 import * as q from './tenants.queries.js';
 import type { TenantPatch } from './tenants.queries.js';
 import {
@@ -78,7 +79,10 @@ export function normalizeRegime(value: string): Regime {
   return value in CRT_CODES ? CRT_CODES[value as keyof typeof CRT_CODES] : (value as Regime);
 }
 
-export function tenantsService({ db, config, tenants: resolver }: Deps) {
+/** The tenant fields that are secrets: a change is audited by name, never by value. */
+const SECRET_FIELDS = ['fiscalProviderToken', 'walletAccessToken'] as const;
+
+export function tenantsService({ db, config, tenants: resolver, tenantDb }: Deps, audit: AuditService) {
   const seal = (value: string | null | undefined) =>
     value === undefined ? undefined : value === null ? null : encryptSecret(config.encryptionKey, value);
 
@@ -117,6 +121,24 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     };
   }
 
+  /**
+   * Writes a patch. When it sets or clears a secret, in the tenant's transaction together with its audit
+   * event (the names of the fields, never their values); the tenants table is shared, so reachable there.
+   */
+  function updateRow(tenantId: string, input: UpdateTenantInput, actor: { id: string; email: string } | null) {
+    const patch = toPatch(input);
+    const secrets = SECRET_FIELDS.filter((k) => input[k] !== undefined);
+    if (!secrets.length) return q.updateTenant(db, tenantId, patch);
+    return tenantDb(tenantId).run(async (tx) => {
+      const row = await q.updateTenant(tx.db, tenantId, patch);
+      if (row) {
+        const details = { fields: secrets, cleared: secrets.filter((k) => input[k] === null) };
+        await audit.record(tx, { action: 'tenant.secrets_changed', actorId: actor?.id ?? null, actorLabel: actor?.email ?? null, targetType: 'tenant', targetId: tenantId, details });
+      }
+      return row;
+    });
+  }
+
   async function write<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
@@ -149,12 +171,11 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
       return toTenantView(row);
     },
 
-    async update(id: string, input: UpdateTenantInput): Promise<TenantView> {
+    async update(id: string, input: UpdateTenantInput, actor: { id: string; email: string } | null = null): Promise<TenantView> {
       checkTimezone(input.timezone);
       const before = await q.findTenant(db, id);
       if (!before) throw new NotFound('Tenant');
-      const patch = toPatch(input);
-      const row = await write(() => q.updateTenant(db, id, patch));
+      const row = await write(() => updateRow(id, input, actor));
       if (!row) throw new NotFound('Tenant');
       resolver.forget(before.slug);
       resolver.forget(row.slug);
@@ -177,7 +198,7 @@ export function tenantsService({ db, config, tenants: resolver }: Deps) {
     async updateConfig(ctx: TenantCtx, input: TenantConfigInput): Promise<TenantView> {
       // Only configuration fields, whatever reaches the service: plan, slug and activation are the superadmin's.
       const config = Object.fromEntries(Object.entries(input).filter(([k]) => CONFIG_FIELDS.has(k))) as TenantConfigInput;
-      const row = await q.updateTenant(db, ctx.tenantId, toPatch(config));
+      const row = await updateRow(ctx.tenantId, config, ctx.user);
       if (!row) throw new NotFound('Tenant');
       resolver.forget(row.slug);
       return toTenantView(row);

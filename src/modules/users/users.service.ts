@@ -6,6 +6,7 @@ import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Forbidden, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
+import type { AuditService } from '../audit/index.js';
 import * as q from './users.queries.js';
 import type { CreateUserInput, UpdateUserInput, UserView } from './users.schemas.js';
 
@@ -43,7 +44,8 @@ export interface TenantDirectory {
 /** Told, inside the transaction, that every session of a user ended (the auth module revokes its refresh tokens). */
 export type SessionsEndedListener = (tx: Db, userId: string, now: Date) => Promise<unknown>;
 
-export function usersService({ db, bypass, config, clock, members }: Deps, branches: AssignmentChecker, tenants: TenantDirectory) {
+export function usersService({ db, bypass, config, clock, members }: Deps, branches: AssignmentChecker, tenants: TenantDirectory, audit: AuditService) {
+  const actor = (ctx: TenantCtx) => ({ actorId: ctx.user.id, actorLabel: ctx.user.email, targetType: 'user' });
   const sessionsEnded: SessionsEndedListener[] = [];
 
   /** Raises the session version (optionally setting the password) and tells the listeners; the new version, or null. */
@@ -130,6 +132,7 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
               // A linked account keeps its own name; this tenant sees the one it gave.
               displayName: existing ? input.name : null,
             });
+            await audit.record(tx, { action: 'member.added', ...actor(ctx), targetId: id, details: { email, role: input.role } });
             return id;
           });
         } catch (err) {
@@ -172,6 +175,10 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
             ...(account.name !== undefined ? { displayName: null } : {}),
           };
           if (Object.keys(membership).length) await q.updateMembership(tx.db, ctx.tenantId, userId, membership);
+          if (input.role !== undefined && input.role !== current.role) {
+            await audit.record(tx, { action: 'member.role_changed', ...actor(ctx), targetId: userId, details: { email: current.email, from: current.role, to: input.role } });
+          }
+          if (passwordHash !== undefined) await audit.record(tx, { action: 'member.password_set', ...actor(ctx), targetId: userId, details: { email: current.email } });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw emailTaken();
@@ -193,6 +200,7 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
           checkMayChange(ctx, target, false, 0);
           if (current.role === 'admin' && (await q.countAdmins(tx.db, ctx.tenantId)) <= 1) throw lastAdmin();
           await q.deleteMembership(tx.db, ctx.tenantId, userId);
+          await audit.record(tx, { action: 'member.removed', ...actor(ctx), targetId: userId, details: { email: current.email, role: current.role } });
         });
         await dropIfMemberOfNone(userId);
       } finally {
