@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // BROWSER_TESTS=off leaves out the browser files (CI runs them once, on the PGlite pass: they test the
-    // pages, and the API under them is tested on both databases).
-    exclude: process.env.BROWSER_TESTS === 'off' ? ['test/browser/**', '**/node_modules/**'] : ['**/node_modules/**'],
+    // E2E_TESTS=off leaves out the browser files and the production build's start (CI runs them once, on
+    // the PGlite pass: they test the pages and the compiled process; the API under them is tested on both
+    // databases).
+    exclude: process.env.E2E_TESTS === 'off' ? ['test/browser/**', 'test/production-build.test.ts', '**/node_modules/**'] : ['**/node_modules/**'],
     globalSetup: ['./test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

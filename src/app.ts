@@ -16,7 +16,9 @@ import { tenantResolver } from './platform/tenancy.js';
 import { installValidators } from './platform/validation.js';
 import { webPages } from './platform/web.js';
 import { makeMailer, type Mailer } from './platform/mail.js';
+import { createMetrics, installMetrics } from './platform/metrics.js';
 import { buildModules, registerRoutes, startSchedules, type ServicesOf } from './platform/module.js';
+import { auditModule } from './modules/audit/index.js';
 import { authModule } from './modules/auth/index.js';
 import { branchesModule } from './modules/branches/index.js';
 import { menuModule } from './modules/menu/index.js';
@@ -55,10 +57,16 @@ export interface AppOptions {
   mailer?: Mailer;
 }
 
-/** Log options: JSON lines, with credentials redacted wherever they could appear. */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/**
+ * Log options: JSON lines, or readable lines through pino-pretty (in a worker thread) when the format is
+ * `pretty` (LOG_FORMAT, default: pretty on a terminal); credentials redacted wherever they could appear.
+ */
+export function loggerOptions(level: string, format: Config['logFormat'] = 'json'): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(format === 'pretty' && {
+      transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+    }),
     redact: {
       paths: [
         'req.headers.authorization',
@@ -80,6 +88,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
  * their routes mounted in this order, their jobs and schedules registered (`platform/module.ts`).
  */
 export const MODULES = [
+  auditModule,
   authModule,
   tenantsModule,
   usersModule,
@@ -111,7 +120,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const { database, config } = opts;
   const clock = opts.clock ?? systemClock;
   const app = Fastify({
-    logger: opts.logger ?? loggerOptions(config.logLevel),
+    logger: opts.logger ?? loggerOptions(config.logLevel, config.logFormat),
     genReqId,
     // Fastify accepts a hop count too; its types list only booleans, strings and functions.
     trustProxy: (config.trustProxy ?? false) as boolean | string,
@@ -124,6 +133,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const jwt = jwtSigner(config.jwtSecret, clock);
   // Jobs and realtime: started when the app is ready, stopped when it closes (see docs/decisions.md).
   const jobs = createJobs({ database, log: app.log, workers: config.role !== 'api', ...opts.jobs });
+  // Metrics first: the request histogram's hook must see every route (`/metrics`, platform/metrics.ts).
+  const metrics = createMetrics(app.log);
+  installMetrics(app, metrics, { jobs, database, token: config.metricsToken });
   const realtime = createRealtime({ database, db: database.db, jwt, log: app.log, clock, ...opts.realtime });
   if (config.role !== 'worker') realtime.attach(app.server);
   const deps: Deps = {
@@ -140,6 +152,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     jobs,
     realtime,
     mail: opts.mailer ?? makeMailer(config, app.log),
+    metrics,
   };
   // A change to a user's access also re-checks their kitchen and inventory sockets, here and in the other processes.
   deps.members.onForget((userId) => realtime.userChanged(userId));

@@ -6,6 +6,7 @@ import { parseIntegrationsConfig, type IntegrationsConfig } from './integrations
 import { passwordProblem } from './platform/auth/passwords.js';
 
 export type Role = 'api' | 'worker' | 'all';
+export type LogFormat = 'pretty' | 'json';
 
 export interface Config {
   port: number;
@@ -16,6 +17,8 @@ export interface Config {
   encryptionKey: Buffer;
   bcryptCost: number;
   logLevel: string;
+  /** `pretty` (human-readable lines, pino-pretty) or `json` (one JSON object a line). Unset: json. */
+  logFormat?: LogFormat;
   superadminEmail: string | undefined;
   superadminPassword: string | undefined;
   seedDemo: boolean;
@@ -54,6 +57,8 @@ export interface Config {
   dbStatementTimeoutMs?: number;
   /** Longest a request waits to get a database connection (pg pool `connectionTimeoutMillis`), ms. Unset: 5000. */
   dbAcquireTimeoutMs?: number;
+  /** Bearer token `/metrics` asks for (METRICS_TOKEN); unset: served to loopback callers only. */
+  metricsToken?: string;
 }
 
 /** A public API route's deprecation (spec section 9): `Sunset` from `sunset`, 410 after it. */
@@ -186,6 +191,13 @@ function keptSecret(dataDir: string, file: string): string {
   return value;
 }
 
+/** LOG_FORMAT=pretty|json; unset: pretty when stdout is a terminal, JSON otherwise (a pipe, a file, a log collector). */
+export function parseLogFormat(value: string | undefined, isTTY: boolean): LogFormat {
+  if (value === undefined || value === '') return isTTY ? 'pretty' : 'json';
+  if (value === 'pretty' || value === 'json') return value;
+  throw new ConfigError('LOG_FORMAT must be pretty or json');
+}
+
 function parseRole(value: string | undefined): Role {
   if (value === undefined || value === '') return 'all';
   if (value === 'api' || value === 'worker' || value === 'all') return value;
@@ -211,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey,
     bcryptCost: read.int('BCRYPT_COST', 12, 4, 15),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: parseLogFormat(env.LOG_FORMAT, process.stdout.isTTY === true),
     superadminEmail: env.SUPERADMIN_EMAIL || undefined,
     superadminPassword: env.SUPERADMIN_PASSWORD || undefined,
     seedDemo: env.SEED_DEMO !== 'false',
@@ -227,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivateTargets: read.flag('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     dbAcquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 120_000),
+    metricsToken: env.METRICS_TOKEN || undefined,
     integrations: parseIntegrationsConfig(read),
   };
 }

@@ -8,6 +8,7 @@ import type { MemberCache } from './auth/principal.js';
 import type { Clock } from './clock.js';
 import type { Jobs } from './jobs.js';
 import type { Mailer } from './mail.js';
+import type { Metrics } from './metrics.js';
 import type { Realtime } from './realtime.js';
 import type { TenantResolver } from './tenancy.js';
 
@@ -34,4 +35,6 @@ export interface Deps {
   apiCredentials: ApiCredentials;
   /** Outgoing mail (SMTP, the log, or memory in tests); send from a job, not while answering. */
   mail: Mailer;
+  /** Prometheus metrics of this app (`/metrics`): `metrics.counter(...)` for what the module counts. */
+  metrics: Metrics;
 }

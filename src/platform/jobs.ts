@@ -101,6 +101,10 @@ export interface QueueStats {
   cancelled: number;
 }
 
+export interface QueueDepth extends Pick<QueueStats, 'waiting' | 'delayed' | 'active'> {
+  queue: string;
+}
+
 export interface JobView {
   id: string;
   name: string;
@@ -144,6 +148,8 @@ export interface Jobs {
   schedule(job: JobRef, cron: string, data?: object, options?: { tz?: string }): Promise<void>;
   unschedule(job: JobRef): Promise<void>;
   stats(job: JobRef): Promise<QueueStats>;
+  /** Jobs not yet finished in each registered queue (one query for all; for `/metrics`). Empty before `start()`. */
+  depths(): Promise<QueueDepth[]>;
   job(job: JobRef, id: string): Promise<JobView | null>;
   /**
    * Keeps the newest `completed` completed and `failed` failed jobs of each queue whose name starts with
@@ -441,6 +447,24 @@ export function createJobs(opts: JobsOptions): Jobs {
         else stats[r.state] += n;
       }
       return stats;
+    },
+
+    async depths() {
+      if (!boss || !started) return [];
+      const { rows } = await boss
+        .getDb()
+        .executeSql(
+          `SELECT name, state::text AS state, (state < 'active' AND start_after > now()) AS later, count(*)::int AS n
+             FROM ${SCHEMA}.job WHERE state < 'completed' GROUP BY 1, 2, 3`,
+          [],
+        );
+      const depths = new Map([...queues.keys()].map((queue) => [queue, { queue, waiting: 0, delayed: 0, active: 0 }]));
+      for (const r of rows as Array<{ name: string; state: JobView['state']; later: boolean; n: number }>) {
+        const d = depths.get(r.name);
+        if (!d) continue;
+        d[r.state === 'active' ? 'active' : r.later ? 'delayed' : 'waiting'] += Number(r.n);
+      }
+      return [...depths.values()];
     },
 
     async job(job, id) {

@@ -111,6 +111,7 @@ export function webhooksService(deps: ModuleDeps, { orders }: { orders: OrdersSe
   const delays = options.retryDelaysSeconds ?? DEFAULT_RETRY_DELAYS_SECONDS;
   const maxAttempts = delays.length + 1;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const attempts = deps.metrics.counter('app_webhook_deliveries_total', 'Attempts of webhooks to Apps by outcome: delivered, retried, failed, disabled (410 Gone)', ['outcome']);
 
   // Typed as the declared payload plus `attempt` (see DeliverJob): sent as a variable, so the extra field is allowed.
   const enqueue = (job: DeliverJob, opts: Parameters<typeof jobs.send>[2]) => jobs.send(appsJobs.deliver, job, opts);
@@ -243,6 +244,8 @@ export function webhooksService(deps: ModuleDeps, { orders }: { orders: OrdersSe
       const at = clock.now();
       const outcome = await send(c);
       const result = await record(job, c.attempt, at, outcome);
+      const counted = result === 'delivered' ? 'delivered' : result.startsWith('retry') ? 'retried' : result.includes('disabled') ? 'disabled' : result.startsWith('failed') ? 'failed' : null;
+      if (counted) attempts.inc({ outcome: counted });
       if (outcome.error) log.warn({ deliveryId: job.deliveryId, attempt: c.attempt, error: outcome.error, result }, 'webhook attempt failed');
       return result;
     },

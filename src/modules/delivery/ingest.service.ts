@@ -85,6 +85,15 @@ function detailsOf(order: NormalizedOrder): MarketplaceDetails {
   };
 }
 
+/** The metric outcome of a refused platform webhook. */
+function refusalOutcome(err: unknown): string {
+  if (err instanceof Unauthenticated) return 'invalid_signature';
+  if (err instanceof NotFound) return 'no_integration';
+  if (err instanceof InvalidRequest || err instanceof Invalid) return 'unreadable';
+  if (err instanceof Unavailable) return 'unavailable';
+  return 'error';
+}
+
 export function ingestService(
   deps: ModuleDeps,
   needs: { integrations: IngestIntegrations; menu: MenuService; orders: OrdersService; payments: PaymentsService },
@@ -247,13 +256,34 @@ export function ingestService(
     });
   }
 
+  const receipts = deps.metrics.counter(
+    'delivery_webhooks_received_total',
+    'Delivery platform webhooks by provider and outcome: accepted, unsigned (sandbox), deduplicated, invalid_signature, no_integration, unreadable, unavailable, error',
+    ['provider', 'outcome'],
+  );
+  /** Counts each webhook's answer (or refusal) by provider; the receipt itself is unchanged. */
+  function counted<A extends { deduplicated?: true; sandbox?: boolean }, R extends unknown[]>(
+    receive: (tenant: TenantRef, provider: DeliveryProvider, ...rest: R) => Promise<A>,
+  ) {
+    return async (tenant: TenantRef, provider: DeliveryProvider, ...rest: R): Promise<A> => {
+      try {
+        const answer = await receive(tenant, provider, ...rest);
+        receipts.inc({ provider, outcome: answer.deduplicated ? 'deduplicated' : answer.sandbox ? 'unsigned' : 'accepted' });
+        return answer;
+      } catch (err) {
+        receipts.inc({ provider, outcome: refusalOutcome(err) });
+        throw err;
+      }
+    };
+  }
+
   return {
     /**
      * A platform's webhook (spec 4.14): the tenant's active integration, the signature on the raw bytes,
      * the idempotency key claimed for 24 hours, then the event row and its order job in one transaction.
      * No call to the platform here: the job does the rest.
      */
-    async receive(tenant: TenantRef, provider: DeliveryProvider, rawBody: Buffer, headers: IncomingHttpHeaders) {
+    receive: counted(async (tenant: TenantRef, provider: DeliveryProvider, rawBody: Buffer, headers: IncomingHttpHeaders) => {
       const t = tenant.db;
       const integration = await integrations.findActive(t, provider);
       if (!integration) throw new NotFound(`No active ${provider} integration`);
@@ -315,7 +345,7 @@ export function ingestService(
         throw err;
       }
       return { received: true as const, eventId: id, ...(sandbox ? { sandbox: true } : {}) };
-    },
+    }),
 
     /** The order job: the event's order created (or found, or kept for review); see the module's doc. */
     async runOrderJob(data: { tenantId: string; eventId: string }) {
