@@ -1,4 +1,5 @@
 import { APP_EVENT_TYPES, APP_SCOPES, APP_STATUSES, DELIVERY_STATUSES, INSTALLATION_STATUSES } from '../src/db/schema/apps.js';
+import { AUDIT_ACTIONS } from '../src/db/schema/audit.js';
 import { DELIVERY_EVENT_STATUSES, DELIVERY_PROVIDERS, STATUS_PUSH_RESULTS } from '../src/db/schema/delivery.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -58,13 +59,17 @@ function answer(method: string, path: string, status = '200'): Schema {
   return s;
 }
 
-/** The `enum` of a property, whether the property is nullable (`anyOf: [enum, null]`) or not. */
+/**
+ * The `enum` of a property, whether the property is nullable (`anyOf: [enum, null]`, or `nullable: true` with
+ * `null` among the values, as OpenAPI 3.0.3 asks) or not; the `null` of a nullable enum is left out.
+ */
 function enumOf(object: Schema, prop: string): string[] | undefined {
   const p = object.properties?.[prop];
   expect(p, `property ${prop}`).toBeDefined();
   const s = resolve(p!);
-  if (s.enum) return s.enum;
-  return s.anyOf?.map(resolve).find((b) => b.enum)?.enum;
+  const values = s.enum ?? s.anyOf?.map(resolve).find((b) => b.enum)?.enum;
+  if (s.enum && (s as { nullable?: boolean }).nullable) expect(s.enum, `nullable ${prop} lists null`).toContain(null);
+  return values?.filter((v) => v !== null);
 }
 
 describe('/openapi.json', () => {
@@ -89,6 +94,7 @@ describe('/openapi.json', () => {
     expect(enumOf(answer('get', '/t/{slug}/tables'), 'status')).toEqual([...TABLE_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/reservations'), 'status')).toEqual([...RESERVATION_STATUSES]);
     expect(enumOf(answer('get', '/t/{slug}/users'), 'role')).toEqual([...MEMBER_ROLES]);
+    expect(enumOf(resolve(answer('get', '/t/{slug}/audit').properties!.data.items!), 'action')).toEqual([...AUDIT_ACTIONS]);
     expect(enumOf(answer('get', '/t/{slug}/menu/modifier-groups'), 'type')).toEqual([...MODIFIER_GROUP_TYPES]);
     expect(enumOf(answer('get', '/t/{slug}/menu/items'), 'unit')).toEqual([...MENU_UNITS]);
     expect(enumOf(answer('get', '/t/{slug}/menu/items'), 'station')).toEqual([...KITCHEN_STATIONS]);
@@ -175,9 +181,9 @@ describe('/openapi.json', () => {
     expect(Object.keys(responses['404'].content!)).toEqual(['application/json']);
   });
 
-  it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included', () => {
+  it('shows a nullable field as the value or null (OpenAPI 3.0 `nullable`), enums included with null among their values', () => {
     const order = answer('get', '/t/{slug}/orders');
     expect(resolve(order.properties!.table)).toMatchObject({ type: 'string', nullable: true });
-    expect(resolve(order.properties!.paymentStatus)).toMatchObject({ type: 'string', nullable: true, enum: [...PAYMENT_STATUSES] });
+    expect(resolve(order.properties!.paymentStatus)).toMatchObject({ type: 'string', nullable: true, enum: [...PAYMENT_STATUSES, null] });
   });
 });

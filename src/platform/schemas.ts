@@ -47,7 +47,7 @@ export const ErrorResponse = Type.Object(
 
 export type ErrorBody = Static<typeof ErrorResponse>;
 /** A reference to the shared error body, typed as it, so handlers' answers are checked against their response schemas. */
-const ErrorRef = (): TUnsafe<ErrorBody> => Type.Unsafe<ErrorBody>(Type.Ref('Error'));
+export const ErrorRef = (): TUnsafe<ErrorBody> => Type.Unsafe<ErrorBody>(Type.Ref('Error'));
 
 type DefaultErrorCode = 400 | 401 | 403 | 404;
 /** Responses every guarded route can give, merged into a route's own. */

@@ -15,10 +15,10 @@ export const ExportQuery = Type.Object({
 export type ExportQuery = Static<typeof ExportQuery>;
 
 const binary = { schema: { type: 'string', format: 'binary' } };
-/** The file, sent as an attachment (`Content-Disposition: attachment; filename=...`). */
+/** The file, sent as an attachment (`Content-Disposition: attachment; filename=...`); erp_a and erp_b are JSON documents. */
 export const ExportFile = Type.Unsafe<Buffer>({
   description: 'the file, as an attachment',
-  content: { 'application/json': binary, 'text/csv': binary, 'text/plain': binary },
+  content: { 'application/json': { schema: { type: 'object', description: 'the erp_a or erp_b layout (see the route)' } }, 'text/csv': binary, 'text/plain': binary },
 });
 
 /** erp_a: one object per entry with its lines (integer cents). */

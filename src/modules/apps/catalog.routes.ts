@@ -49,7 +49,7 @@ export function catalogRoutes(app: RouteApp, { catalog }: { catalog: CatalogServ
       tags: ['superadmin'],
       summary: 'Publish an App: tenants see it and may install it (a repeat is a no-op; 409 once deprecated)',
       params: IdParams,
-      response: withErrors({ 200: OperatorApp }, [401, 403, 404, 409]),
+      response: withErrors({ 200: OperatorApp }, [400, 401, 403, 404, 409]),
     },
     config: { auth: superadmin },
     handler: (req) => catalog.publish(req.params.id),

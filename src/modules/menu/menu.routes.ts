@@ -101,6 +101,8 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       params: TenantParams,
       response: withErrors({ 200: Type.Array(MenuCategory) }),
     },
+    // Any member of the tenant: the floor and the kitchen read the whole menu too.
+    config: { auth: {} },
     handler: (req) => menu.listCategories(ctxOf(req).db),
   });
 
@@ -112,6 +114,8 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
       querystring: AdminItemsQuery,
       response: withErrors({ 200: Type.Array(AdminMenuItem) }),
     },
+    // Any member of the tenant.
+    config: { auth: {} },
     handler: (req) => menu.listItems(ctxOf(req).db, req.query),
   });
 

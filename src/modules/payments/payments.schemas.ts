@@ -55,7 +55,7 @@ export const WalletPaymentBody = Body({
 });
 
 export const TestCredentialsBody = Body({
-  accessToken: Type.String({ minLength: 8, maxLength: 500 }),
+  accessToken: Type.String({ minLength: 8, maxLength: 500, pattern: '^[!-~]+$', description: 'printable ASCII: it is sent in an HTTP header' }),
   deviceId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
-import { NoContent, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import { NoContent, Nullable, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import { CreateOrderBody, GenerateOrderBody, ListOrdersQuery, PurchaseOrder, ReceiveBody, UpdateOrderBody } from './orders.schemas.js';
 import type { OrdersCaller } from './orders.service.js';
 import type { PurchasingService } from './purchasing.service.js';
@@ -54,7 +54,7 @@ export function ordersRoutes(app: RouteApp, services: { purchasing: PurchasingSe
       summary: 'A draft restocking every item at or below its minimum: quantity max(1, 2 x min - available) at its cost; 200 null when nothing is low',
       params: TenantParams,
       body: GenerateOrderBody,
-      response: withErrors({ 201: PurchaseOrder, 200: Type.Null({ description: 'nothing is low on stock' }) }, [400, 401, 403, 404, 409]),
+      response: withErrors({ 201: PurchaseOrder, 200: Nullable(PurchaseOrder, { description: 'null: nothing is low on stock' }) }, [400, 401, 403, 404, 409]),
     },
     config: { auth: purchasingAdmin },
     // The body is optional: a bare POST makes the draft without a supplier.

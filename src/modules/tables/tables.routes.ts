@@ -14,6 +14,8 @@ export function tablesRoutes(app: RouteApp, { tables }: { tables: TablesService 
   app.get('/t/:slug/tables', {
     schema: { tags: ['tables'], summary: 'Tables of the tenant, by number', params: TenantParams, response: withErrors({ 200: Type.Array(Table) }) },
     onRequest: restaurantOnly,
+    // Any member of the tenant.
+    config: { auth: {} },
     handler: (req) => tables.list(ctxOf(req).db),
   });
 
