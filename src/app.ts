@@ -12,6 +12,7 @@ import type { Deps } from './platform/deps.js';
 import { healthRoutes } from './platform/health.js';
 import { genReqId, installErrorHandling } from './platform/http.js';
 import { installOpenApi } from './platform/openapi.js';
+import { installSecurityHeaders } from './platform/security-headers.js';
 import { tenantResolver } from './platform/tenancy.js';
 import { installValidators } from './platform/validation.js';
 import { webPages } from './platform/web.js';
@@ -128,6 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   installValidators(app);
   installErrorHandling(app);
+  installSecurityHeaders(app, { corsOrigins: config.corsOrigins });
   await installOpenApi(app);
 
   const jwt = jwtSigner(config.jwtSecret, clock);

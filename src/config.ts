@@ -59,6 +59,11 @@ export interface Config {
   dbAcquireTimeoutMs?: number;
   /** Bearer token `/metrics` asks for (METRICS_TOKEN); unset: served to loopback callers only. */
   metricsToken?: string;
+  /**
+   * Other origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated, e.g. a panel hosted
+   * elsewhere): echoed in Access-Control-Allow-Origin, no credentials. Unset: none (the pages are same-origin).
+   */
+  corsOrigins?: string[];
 }
 
 /** A public API route's deprecation (spec section 9): `Sunset` from `sunset`, 410 after it. */
@@ -241,8 +246,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     dbAcquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 120_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     integrations: parseIntegrationsConfig(read),
   };
+}
+
+/** CORS_ORIGINS: comma-separated origins (`scheme://host[:port]`, no path), as browsers send them in `Origin`. */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  const origins: string[] = [];
+  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(item);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== item.replace(/\/$/, '').toLowerCase()) {
+      throw new ConfigError(`CORS_ORIGINS: ${item} is not an origin (scheme://host[:port], e.g. https://panel.example.com)`);
+    }
+    origins.push(url.origin);
+  }
+  return origins;
 }
 
 /** The reader of every setting: failures are `ConfigError`s, generated secrets are kept in the data dir. */

@@ -8,8 +8,8 @@ export async function installOpenApi(app: FastifyInstance) {
   app.addSchema(ErrorResponse);
   // Answers given before any handler, declared on every route they can reach: 400 when a parameter, the
   // query or the body fails validation (NUL characters included), 414 for a path parameter over the
-  // router's length limit, 415 for a body in a content type the service does not parse (any method that
-  // may carry a body, with or without a body schema).
+  // router's length limit, 413 for a body over the route's size limit and 415 for a body in a content type
+  // the service does not parse (any method that may carry a body, with or without a body schema).
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { response?: Record<string, unknown>; body?: unknown; params?: unknown; querystring?: unknown; hide?: boolean } | undefined;
     if (!schema?.response || schema.hide) return;
@@ -20,7 +20,10 @@ export async function installOpenApi(app: FastifyInstance) {
     if (schema.params || schema.querystring || schema.body) add('400');
     if (schema.params) add('414');
     const methods = ([] as string[]).concat(route.method);
-    if (methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) add('415');
+    if (methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) {
+      add('413');
+      add('415');
+    }
   });
   await app.register(swagger, {
     openapi: {

@@ -15,7 +15,7 @@ const SIGNATURES = {
 export function ingestRoutes(app: RouteApp, { deliveryIngest }: { deliveryIngest: IngestService }) {
   // The signatures cover the exact bytes received: these routes keep the raw body.
   app.register(async (raw) => {
-    raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    raw.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
     for (const provider of DELIVERY_PROVIDERS) {
       raw.post(`/t/:slug/webhooks/${provider}`, {
         schema: {

@@ -50,6 +50,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -107,6 +116,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -286,6 +304,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -514,6 +541,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -625,6 +661,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -928,6 +973,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1107,6 +1161,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -1194,6 +1257,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1414,6 +1486,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1653,6 +1734,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -1732,6 +1822,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2103,6 +2202,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -2236,6 +2344,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2768,6 +2885,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -2895,6 +3021,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3141,6 +3276,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3420,7 +3564,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with email and password */
+        /**
+         * Log in with email and password
+         * @description Limited per client address (20 attempts a minute) and per e-mail, known or not: after 10 failed logins in 15 minutes, from any addresses, every attempt for it is a 429 until the oldest failure is 15 minutes old.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3468,6 +3615,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3539,6 +3695,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3703,6 +3868,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3770,6 +3944,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3855,6 +4038,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3927,6 +4119,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4614,6 +4815,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5660,6 +5870,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -5988,6 +6207,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -6091,6 +6319,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6444,6 +6681,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -6581,6 +6827,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -6694,6 +6949,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6916,6 +7180,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -7042,6 +7315,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -7132,6 +7414,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7382,6 +7673,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -7518,6 +7818,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7668,6 +7977,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7916,6 +8234,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8297,6 +8624,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -8501,6 +8837,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -8594,6 +8939,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8864,6 +9218,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -9048,6 +9411,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -9209,6 +9581,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10039,6 +10420,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -10266,6 +10656,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10520,6 +10919,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11217,6 +11625,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -11425,6 +11842,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -11544,6 +11970,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -11618,6 +12053,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11855,6 +12299,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -11978,6 +12431,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -12078,6 +12540,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12325,6 +12796,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12655,6 +13135,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13018,6 +13507,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -13117,6 +13615,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13307,6 +13814,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -13399,6 +13915,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13627,6 +14152,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -13765,6 +14299,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -13840,6 +14383,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14077,6 +14629,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14437,6 +14998,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14941,6 +15511,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -15104,6 +15683,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -15183,6 +15771,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15419,6 +16016,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -15603,6 +16209,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16295,6 +16910,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -16384,6 +17008,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16517,6 +17150,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16865,6 +17507,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -16954,6 +17605,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17210,6 +17870,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17554,6 +18223,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -17826,6 +18504,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -17905,6 +18592,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18054,6 +18750,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18215,6 +18920,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -18320,6 +19034,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18627,6 +19350,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -18848,6 +19580,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -18927,6 +19668,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19175,6 +19925,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19433,6 +20192,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19716,6 +20484,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -19874,6 +20651,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -20019,6 +20805,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -20136,6 +20931,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -20234,6 +21038,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20544,6 +21357,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -20654,6 +21476,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -20737,6 +21568,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20990,6 +21830,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21318,6 +22167,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -21392,6 +22250,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21608,6 +22475,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -21742,6 +22618,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -21816,6 +22701,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22806,6 +23700,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -23132,6 +24035,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -23410,6 +24322,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23698,6 +24619,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24001,6 +24931,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -24262,6 +25201,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24731,6 +25679,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25215,6 +26172,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -25497,6 +26463,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25873,6 +26848,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26371,6 +27355,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -26649,6 +27642,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26944,6 +27946,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27885,6 +28896,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -28055,6 +29075,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -28159,6 +29188,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28284,6 +29322,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28422,6 +29469,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28736,6 +29792,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -28862,6 +29927,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -28945,6 +30019,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29227,6 +30310,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -29423,6 +30515,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -29552,6 +30653,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -29638,6 +30748,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29748,6 +30867,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29870,6 +30998,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -29975,6 +31112,15 @@ export interface paths {
                     };
                 };
                 /** @description Every error has this shape */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
                 414: {
                     headers: {
                         [name: string]: unknown;
@@ -30072,6 +31218,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
