@@ -55,8 +55,8 @@ export function rateLimiter(db: Db, clock: Clock) {
     await db.delete(rateLimitHits).where(lte(rateLimitHits.at, new Date(now - MAX_WINDOW_MS)));
   }
 
-  /** Inside `tx`: locks the key, forgets hits out of the window, and records one hit if there is room. */
-  async function take(tx: Db, key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
+  /** Inside `tx`: locks the key, forgets hits out of the window, and records one hit if there is room (unless `record` is false). */
+  async function take(tx: Db, key: string, limit: number, windowMs: number, now: number, record = true): Promise<RateLimitResult> {
     if (windowMs > MAX_WINDOW_MS) throw new Error(`rate limit windows are at most ${MAX_WINDOW_MS} ms`);
     const since = new Date(now - windowMs);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
@@ -78,11 +78,11 @@ export function rateLimiter(db: Db, clock: Clock) {
         retryAfter: Math.max(1, Math.ceil((freeing + windowMs - now) / 1000)),
       };
     }
-    await tx.insert(rateLimitHits).values({ key, at: new Date(now) });
+    if (record) await tx.insert(rateLimitHits).values({ key, at: new Date(now) });
     return {
       allowed: true,
       limit,
-      remaining: limit - times.length - 1,
+      remaining: limit - times.length - (record ? 1 : 0),
       resetAt: Math.ceil(((times[0] ?? now) + windowMs) / 1000),
       retryAfter: 0,
     };
@@ -95,6 +95,12 @@ export function rateLimiter(db: Db, clock: Clock) {
       const result = await db.transaction((tx) => take(tx, key, limit, windowMs, now));
       await prune(now).catch(() => {});
       return result;
+    },
+
+    /** Whether `key` has room for one more hit now, counting nothing (e.g. check before work, `hit` only when it fails). */
+    async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+      const now = clock.now().getTime();
+      return db.transaction((tx) => take(tx, key, limit, windowMs, now, false));
     },
 
     /**

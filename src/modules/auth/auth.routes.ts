@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import { principalOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
-import { limitPerIp, RateLimited, sendRateLimited, type RateLimiter, type RateLimitRule } from '../../platform/rate-limit.js';
+import { limitPerIp, RateLimited, RateLimitExceeded, sendRateLimited, type RateLimiter, type RateLimitRule } from '../../platform/rate-limit.js';
 import { NoContent, withErrors } from '../../platform/schemas.js';
 import { normalizeEmail } from '../users/index.js';
 import { ChangePasswordBody, ForgotPasswordBody, LoginBody, Me, RefreshBody, ResetPasswordBody, TokenPair } from './auth.schemas.js';
-import type { AuthService } from './auth.service.js';
+import { LOGIN_ACCOUNT_LIMIT, type AuthService } from './auth.service.js';
 import { RESET_PAGE_HTML, RESET_PAGE_PATH } from './reset-page.js';
 
 /** Password guessing from one address: enough for a restaurant's staff behind one connection at shift change. */
@@ -28,18 +28,31 @@ async function withinLimit(rateLimits: RateLimiter, rule: RateLimitRule, key: st
 
 export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthService; rateLimits: RateLimiter }) {
   app.post('/auth/login', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['auth'],
       summary: 'Log in with email and password',
+      description:
+        'Limited per client address (20 attempts a minute) and per e-mail, known or not: after 10 failed logins in ' +
+        '15 minutes, from any addresses, every attempt for it is a 429 until the oldest failure is 15 minutes old.',
       body: LoginBody,
       response: withErrors({ 200: TokenPair, 429: RateLimited }, [400, 401]),
     },
     config: { auth: { public: true } },
     onRequest: limitPerIp(rateLimits, LOGIN_LIMIT),
-    handler: (req) => auth.login(req.body, req.ip),
+    handler: async (req, reply) => {
+      try {
+        return await auth.login(req.body, req.ip);
+      } catch (err) {
+        // Too many failed logins for this e-mail (LOGIN_ACCOUNT_LIMIT), whatever the address.
+        if (err instanceof RateLimitExceeded) return sendRateLimited(reply, err.result, LOGIN_ACCOUNT_LIMIT.message);
+        throw err;
+      }
+    },
   });
 
   app.post('/auth/refresh', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['auth'],
       summary: 'Exchange a refresh token for a new pair (the old one is spent)',
@@ -51,6 +64,7 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
   });
 
   app.post('/auth/logout', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['auth'],
       summary: 'Revoke a refresh token and every token rotated from it',
@@ -65,6 +79,7 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
   });
 
   app.post('/auth/password', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['auth'],
       summary: 'Change my password',
@@ -84,6 +99,7 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
   });
 
   app.post('/auth/password/forgot', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['auth'],
       summary: 'Mail a password reset link',
@@ -117,6 +133,7 @@ export function authRoutes(app: RouteApp, { auth, rateLimits }: { auth: AuthServ
   });
 
   app.post('/auth/password/reset', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['auth'],
       summary: 'Set a new password with a reset link',

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, InvalidRequest, Unauthenticated } from '../../platform/domain-errors.js';
+import { rateLimiter, RateLimitExceeded, type RateLimitRule } from '../../platform/rate-limit.js';
 import type { AuditService } from '../audit/index.js';
 import { normalizeEmail, type UsersService } from '../users/index.js';
 import { authJobs, type InvitationMail } from './auth.jobs.js';
@@ -28,6 +29,17 @@ export const INVITATION_TOKEN_DAYS = 7;
 /** The queue of the job that mails an invitation. */
 export const INVITATION_MAIL_JOB = authJobs.invitationMail.name;
 
+/**
+ * Failed logins per account (the normalized e-mail, known or not), from any address: then 429 until the
+ * oldest counted failure leaves the window. Only failures count; a throttled attempt runs no bcrypt.
+ */
+export const LOGIN_ACCOUNT_LIMIT: RateLimitRule = {
+  name: 'auth:login:account',
+  limit: 10,
+  windowMs: 15 * 60_000,
+  message: 'Too many failed logins for this e-mail; wait and try again',
+};
+
 const badCredentials = () => new Unauthenticated('Invalid email or password');
 const badRefresh = () => new Unauthenticated('Invalid or expired refresh token');
 const badResetToken = () => new InvalidRequest('This reset link is invalid, expired or already used', 'invalid_reset_token');
@@ -45,6 +57,15 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
    * stored: a repeat of the spent token within the grace gets the very same one back.
    */
   const successorOf = (token: string) => createHmac('sha256', config.jwtSecret).update(`refresh-successor:${token}`).digest('hex');
+
+  // The shared rate-limit counts (the app's clock); the account's failed logins are counted here.
+  const limiter = rateLimiter(db, clock);
+
+  /** Throws `RateLimitExceeded` when `key` has its limit of failures in the window; counts nothing. */
+  async function refuseIfThrottled(key: string) {
+    const result = await limiter.peek(key, LOGIN_ACCOUNT_LIMIT.limit, LOGIN_ACCOUNT_LIMIT.windowMs);
+    if (!result.allowed) throw new RateLimitExceeded(result);
+  }
 
   async function pair(user: SessionUser, refreshToken: string) {
     return {
@@ -136,13 +157,21 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
       return out;
     },
 
-    /** Logs in; the success (with the session) and a failure (the e-mail tried, never the password) are audited. */
+    /**
+     * Logs in; the success (with the session) and a failure (the e-mail tried, never the password) are audited.
+     * An e-mail with LOGIN_ACCOUNT_LIMIT failures in the window is refused first (`RateLimitExceeded`, not audited,
+     * no bcrypt), known or not; a failure is counted after it is audited.
+     */
     async login({ email, password }: LoginInput, ip?: string) {
+      const accountKey = `${LOGIN_ACCOUNT_LIMIT.name}:${sha256(normalizeEmail(email))}`;
+      await refuseIfThrottled(accountKey);
       const user = await users.findByEmail(email);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
       if (!user || !ok) {
         const reason = user ? 'wrong_password' : 'unknown_email';
         await audit.recordPlatform(db, { action: 'auth.login_failed', actorId: user?.id ?? null, actorLabel: normalizeEmail(email), details: { reason }, ip });
+        // Refused only when concurrent failures filled the window meanwhile: this guess was answered anyway.
+        await limiter.hit(accountKey, LOGIN_ACCOUNT_LIMIT.limit, LOGIN_ACCOUNT_LIMIT.windowMs);
         throw badCredentials();
       }
       return db.transaction(async (tx) => {
