@@ -1,7 +1,6 @@
 /** Small pieces shared by the books pages: months, money in units, file downloads with the token, error notes. */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../../shared/api.js';
-import { session } from '../../session.js';
 import { formatMoney, today } from '../../ui/format.js';
 import { s } from './strings.js';
 import './books.css';
@@ -37,32 +36,7 @@ export const errorText = (err: unknown) => {
 };
 
 /** The file name of a `Content-Disposition: attachment; filename="..."`. */
-function fileNameOf(res: Response, fallback: string) {
-  const m = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '');
-  return m?.[1] ?? fallback;
-}
-
-/** Downloads `url` (same origin) with the session's token and saves it as a file; an error answer throws ApiError. */
-export async function download(url: string, fallbackName: string, { auth = true } = {}): Promise<string> {
-  const headers: Record<string, string> = {};
-  if (auth) headers.authorization = `Bearer ${await session.accessToken()}`;
-  const res = await fetch(url, { headers });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
-    throw new ApiError(res.status, body.code ?? 'http_error', body.message ?? res.statusText);
-  }
-  const name = fileNameOf(res, fallbackName);
-  const blob = await res.blob();
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return name;
-}
+export { download } from '../../ui/download.js';
 
 /** Loads with `load` whenever `deps` change: `{ data, error, loading, reload }`. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {

@@ -44,17 +44,7 @@ export async function loadPdvs(slug: string): Promise<{ pdvs: PdvChoice[] }> {
   return { pdvs };
 }
 
-/** `12,50` / `12.50` / `12` -> 1250 cents; null when it is not money. */
-export function parseMoney(text: string): number | null {
-  const clean = text.trim().replace(/^R\$\s*/, '').replace(/\s/g, '');
-  if (!clean) return null;
-  const normal = clean.includes(',') ? clean.replace(/\./g, '').replace(',', '.') : clean;
-  if (!/^\d+(\.\d{1,2})?$/.test(normal)) return null;
-  return Math.round(Number(normal) * 100);
-}
-
-/** 1250 -> `12,50` (the value of a money input). */
-export const centsToInput = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+export { centsToInput, parseMoney } from '../../ui/money-input.js';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 

@@ -130,7 +130,7 @@ function GroupForm({ slug, group, onSaved, onClose }: GroupFormProps) {
     if (options.length === 0) next.options = t.needOption;
     const body = options.map((o, i) => {
       if (!o.name.trim()) next[`opt${i}name`] = t.required;
-      const cents = parseMoney(o.price || '0', true);
+      const cents = parseMoney(o.price || '0', { allowNegative: true });
       if (cents === null) next[`opt${i}price`] = t.badAdjustment;
       return { name: o.name.trim(), priceAdjustment: cents ?? 0, isDefault: o.isDefault, available: o.available };
     });

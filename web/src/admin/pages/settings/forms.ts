@@ -26,16 +26,7 @@ export function parseNumber(text: string): number | null {
 /** At most 2 decimals. */
 export const twoDecimals = (n: number) => Math.round(n * 100) === n * 100 || Math.abs(Math.round(n * 100) - n * 100) < 1e-9;
 
-/** `12,50` / `R$ 1.234,56` -> cents; null when not money. */
-export function parseMoney(text: string): number | null {
-  let t = text.replace(/R\$|\s/g, '');
-  if (t.includes(',')) t = t.replace(/\./g, '').replace(',', '.');
-  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
-  return Math.round(Number(t) * 100);
-}
-
-/** Cents -> `12,50` (for an input). */
-export const moneyInput = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+export { centsToInput as moneyInput, parseMoney } from '../../ui/money-input.js';
 
 /** A number -> `12,5` (for an input). */
 export const numberInput = (n: number) => String(n).replace('.', ',');

@@ -6,6 +6,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import { io, type Socket } from 'socket.io-client';
 import { ApiError, type FieldError } from '../../../shared/api.js';
 import { session } from '../../session.js';
+import { centsToInput, parseMoney } from '../../ui/money-input.js';
+import { download as saveFile } from '../../ui/download.js';
 
 /** Posts `form` to `url` with the session token, reporting upload progress (0..1); non-2xx throws ApiError. */
 export async function upload<T>(url: string, form: FormData, onProgress: (fraction: number) => void): Promise<{ status: number; body: T }> {
@@ -32,20 +34,7 @@ export async function upload<T>(url: string, form: FormData, onProgress: (fracti
 
 /** Downloads `url` (a PDF...) with the session token and saves it as `filename`. */
 export async function download(url: string, filename: string): Promise<void> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${await session.accessToken()}` } });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
-    throw new ApiError(res.status, body.code ?? 'http_error', body.message ?? res.statusText);
-  }
-  const blob = await res.blob();
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  await saveFile(url, filename, { serverName: false });
 }
 
 /**
@@ -105,14 +94,10 @@ export function parseDecimal(text: string): number | null {
   return Number(s);
 }
 
-/** Money typed in reais (`12,50`) -> cents, or null. */
-export function parseCents(text: string): number | null {
-  const n = parseDecimal(text.replace(/^R\$\s*/, '').replace(/\.(?=\d{3}(\D|$))/g, ''));
-  return n === null || n < 0 ? null : Math.round(n * 100);
-}
+export { parseMoney as parseCents };
 
-/** Cents -> the text a money input starts with (`12,50`). */
-export const centsText = (cents: number | null | undefined) => (cents == null ? '' : (cents / 100).toFixed(2).replace('.', ','));
+/** Cents -> the text a money input starts with (`12,50`); empty for none. */
+export const centsText = (cents: number | null | undefined) => (cents == null ? '' : centsToInput(cents));
 
 /** At most 3 decimals, as the API requires. */
 export const threeDecimals = (n: number) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6;
