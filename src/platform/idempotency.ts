@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/idempotency.js';
 import type { Clock } from './clock.js';
@@ -26,49 +26,102 @@ export interface Replayable {
 }
 
 /**
- * `Idempotency-Key` handling: the first request with a key runs and its 2xx answer is kept for
- * 24 hours; the same key and body replays it without running again; the same key with another
- * body is a 422; a retry while the first is still running is a 409. A failed first attempt
- * releases the key so the client can retry.
+ * Called by the work inside the transaction that writes its result: stores the key with that transaction, so
+ * the key exists exactly when the work committed (a crash, a killed connection or a rollback leaves neither).
+ * `ref` names what was written (an order's id), so an answer lost with a crashed process can be rebuilt.
+ */
+export type ClaimKey = (txDb: Db, ref: string, status: number) => Promise<void>;
+
+/** The key was already stored by a committed request: the work's transaction rolls back and the request is answered from that one. */
+class KeyTaken extends Error {}
+
+/** True for the error `claim` throws when a committed request already holds the key (nothing to undo but the transaction). */
+export const isKeyTaken = (err: unknown): boolean => err instanceof KeyTaken;
+
+type KeyRow = typeof idempotencyKeys.$inferSelect;
+
+/**
+ * `Idempotency-Key` handling: the first request with a key runs; the same key and body later gets the
+ * same answer (kept for 24 hours) without running again; the same key with another body is a 422.
+ * The key is stored in the work's own transaction (`claim`), so a request that failed, or was cut off
+ * before its commit, leaves nothing behind and its retry runs; one cut off after its commit is answered
+ * from what it wrote (`replay`). Two at once: the second waits on the first's uncommitted key (a unique
+ * index), then rolls back and answers as the first did.
  */
 export function idempotency(db: Db, clock: Clock) {
-  async function claim(scope: string, key: string, requestHash: string) {
-    const now = clock.now();
-    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now)));
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({ scope, key, requestHash, state: 'running', expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return null;
-    const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
-    if (!row) return claim(scope, key, requestHash);
+  const live = async (scope: string, key: string): Promise<KeyRow | null> => {
+    const [row] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), gt(idempotencyKeys.expiresAt, clock.now())));
+    return row ?? null;
+  };
+
+  async function answer(row: KeyRow, requestHash: string, replay: ((ref: string) => Promise<Replayable>) | undefined): Promise<Replayable> {
     if (row.requestHash !== requestHash) {
       throw new HttpError(422, 'This Idempotency-Key was used with a different request body', 'idempotency_mismatch');
     }
-    if (row.state === 'running') throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'idempotency_in_progress');
-    return { status: row.responseStatus ?? 200, body: row.responseBody } satisfies Replayable;
+    if (row.state === 'done') return { status: row.responseStatus ?? 200, body: row.responseBody };
+    // Committed, its answer not stored yet (still on its way, or its process died): rebuilt from what it wrote.
+    if (row.ref && replay) return { ...(await replay(row.ref)), status: row.responseStatus ?? 200 };
+    throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'idempotency_in_progress');
   }
 
   return {
-    /** Runs `fn` once per (scope, key); returns its answer or the remembered one with `replayed`. */
-    async run(scope: string, key: string | undefined, body: unknown, fn: () => Promise<Replayable>): Promise<Replayable & { replayed: boolean }> {
-      if (key === undefined) return { ...(await fn()), replayed: false };
+    /**
+     * Runs `fn` once per (scope, key); `fn` must call `claim` inside the transaction that writes its result.
+     * Returns its answer, or the remembered one with `replayed`.
+     */
+    async run(
+      scope: string,
+      key: string | undefined,
+      body: unknown,
+      fn: (claim: ClaimKey) => Promise<Replayable>,
+      replay?: (ref: string) => Promise<Replayable>,
+    ): Promise<Replayable & { replayed: boolean }> {
+      if (key === undefined) return { ...(await fn(async () => {})), replayed: false };
       if (!KEY.test(key)) throw invalidField('headers.idempotency-key', 'must be 1-255 characters of letters, digits and . _ : -');
       const requestHash = hashBody(body);
-      const previous = await claim(scope, key, requestHash);
-      if (previous) return { ...previous, replayed: true };
+      const earlier = await live(scope, key);
+      if (earlier) return { ...(await answer(earlier, requestHash, replay)), replayed: true };
+      let claimed = false;
+      const claim: ClaimKey = async (txDb, ref, status) => {
+        const now = clock.now();
+        const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+        const values = { scope, key, requestHash, state: 'running' as const, ref, responseStatus: status, responseBody: null, expiresAt };
+        const rows = await txDb
+          .insert(idempotencyKeys)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [idempotencyKeys.scope, idempotencyKeys.key],
+            set: { ...values, createdAt: now },
+            setWhere: lt(idempotencyKeys.expiresAt, now),
+          })
+          .returning({ key: idempotencyKeys.key });
+        if (!rows.length) throw new KeyTaken();
+        claimed = true;
+      };
+      let result: Replayable;
       try {
-        const result = await fn();
-        await db
-          .update(idempotencyKeys)
-          .set({ state: 'done', responseStatus: result.status, responseBody: result.body as object })
-          .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
-        return { ...result, replayed: false };
+        result = await fn(claim);
       } catch (err) {
-        await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
-        throw err;
+        if (!(err instanceof KeyTaken)) throw err;
+        const first = await live(scope, key);
+        if (!first) throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'idempotency_in_progress');
+        return { ...(await answer(first, requestHash, replay)), replayed: true };
       }
+      const done = { state: 'done' as const, responseStatus: result.status, responseBody: result.body as object };
+      try {
+        if (claimed) await db.update(idempotencyKeys).set(done).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+        // A path that wrote nothing (nothing to claim in a transaction) remembers its answer now.
+        else {
+          const expiresAt = new Date(clock.now().getTime() + IDEMPOTENCY_TTL_MS);
+          await db.insert(idempotencyKeys).values({ scope, key, requestHash, ...done, expiresAt }).onConflictDoNothing();
+        }
+      } catch {
+        // The work is committed: answer it. A retry is answered from `ref` (`replay`) instead of the stored body.
+      }
+      return { ...result, replayed: false };
     },
   };
 }

@@ -11,7 +11,10 @@ export const idempotencyKeys = pgTable(
     scope: text('scope').notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
+    /** `running`: committed with its work, the answer not stored yet; `done`: the answer is in `response_*`. */
     state: text('state', { enum: ['running', 'done'] }).notNull(),
+    /** What the work wrote (an order's id): a lost answer is rebuilt from it. */
+    ref: text('ref'),
     responseStatus: integer('response_status'),
     responseBody: jsonb('response_body'),
     createdAt: createdAt(),

@@ -7,7 +7,7 @@ import type { DeliveryClient, DeliveryWebhookEvent, NormalizedLine, NormalizedOr
 import { isIntegrationError } from '../../integrations/errors.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import { Conflict, Invalid, InvalidRequest, NotFound, Unauthenticated, Unavailable } from '../../platform/domain-errors.js';
-import { claimOnce, IDEMPOTENCY_TTL_MS, releaseClaim } from '../../platform/idempotency.js';
+import { claimOnce, IDEMPOTENCY_TTL_MS } from '../../platform/idempotency.js';
 import type { ModuleDeps } from '../../platform/module.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import type { MenuService } from '../menu/index.js';
@@ -310,40 +310,38 @@ export function ingestService(
       if (headerKey && headerKey.length > MAX_HEADER_KEY) throw new Invalid('headers.idempotency-key', `at most ${MAX_HEADER_KEY} characters`);
       const key = headerKey ?? event.eventId;
       const scope = `delivery:${tenant.id}:${provider}`;
-      let claimed = false;
-      if (key) {
-        try {
-          claimed = await claimOnce(deps.db, clock, scope, key, IDEMPOTENCY_TTL_MS);
-          if (!claimed) return { deduplicated: true as const };
-        } catch (err) {
-          // Spec 4.14: a key store that cannot answer does not refuse the platform (duplicates over losses).
-          log.error({ err, tenantId: tenant.id, provider, key }, 'delivery webhook: the idempotency store failed; accepted without deduplication');
-        }
-      }
       const id = newId();
-      try {
-        await t.run(async (tx) => {
-          await q.insertEvent(tx.db, {
-            tenantId: tx.tenantId,
-            id,
-            integrationId: integration.id,
-            provider,
-            idempotencyKey: key,
-            type: event.type,
-            externalOrderId: event.externalOrderId,
-            status: event.kind === 'other' ? 'ignored' : 'queued',
-            payload: body as object,
-            receivedAt: clock.now(),
-            processedAt: event.kind === 'other' ? clock.now() : null,
-          });
-          // The same platform event twice in the queue is dropped there too (spec 8).
-          if (event.kind !== 'other') await sendOrderJob(tx, tenant.id, id, `${tenant.id}:${provider}:${event.eventId ?? key ?? id}`);
+      // The key is claimed in the event's own transaction: the key is kept exactly when the event is (a crash or a
+      // killed connection in between leaves neither, and the platform's retry goes through). A twin request
+      // waits on the uncommitted key, then finds it taken.
+      const kept = await t.run(async (tx) => {
+        if (key) {
+          try {
+            // A savepoint: a key store that fails leaves the event's transaction usable.
+            if (!(await tx.db.transaction((inner) => claimOnce(inner, clock, scope, key, IDEMPOTENCY_TTL_MS)))) return false;
+          } catch (err) {
+            // Spec 4.14: a key store that cannot answer does not refuse the platform (duplicates over losses).
+            log.error({ err, tenantId: tenant.id, provider, key }, 'delivery webhook: the idempotency store failed; accepted without deduplication');
+          }
+        }
+        await q.insertEvent(tx.db, {
+          tenantId: tx.tenantId,
+          id,
+          integrationId: integration.id,
+          provider,
+          idempotencyKey: key,
+          type: event.type,
+          externalOrderId: event.externalOrderId,
+          status: event.kind === 'other' ? 'ignored' : 'queued',
+          payload: body as object,
+          receivedAt: clock.now(),
+          processedAt: event.kind === 'other' ? clock.now() : null,
         });
-      } catch (err) {
-        // Nothing was kept: let the platform's retry through.
-        if (claimed && key) await releaseClaim(deps.db, scope, key).catch((e) => log.error({ err: e }, 'delivery webhook: could not release the key'));
-        throw err;
-      }
+        // The same platform event twice in the queue is dropped there too (spec 8).
+        if (event.kind !== 'other') await sendOrderJob(tx, tenant.id, id, `${tenant.id}:${provider}:${event.eventId ?? key ?? id}`);
+        return true;
+      });
+      if (!kept) return { deduplicated: true as const };
       return { received: true as const, eventId: id, ...(sandbox ? { sandbox: true } : {}) };
     }),
 

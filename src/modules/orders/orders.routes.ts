@@ -92,11 +92,17 @@ export function ordersRoutes(
         setRateLimitHeaders(reply, r);
         if (!r.allowed) return sendRateLimited(reply, r, 'Too many orders from this address; wait a little and try again');
       }
-      const result = await idempotency.run(`${tenant.id}:orders.create`, key, { user: ctx?.user.id ?? null, body: req.body }, async () => {
-        const { view, joined } = await orders.create(tenant, ctx, req.body);
-        // A round added to the table's open tab is not a new order: 200 with the tab.
-        return { status: joined ? 200 : 201, body: view };
-      });
+      const result = await idempotency.run(
+        `${tenant.id}:orders.create`,
+        key,
+        { user: ctx?.user.id ?? null, body: req.body },
+        async (claim) => {
+          const { view, joined } = await orders.create(tenant, ctx, req.body, claim);
+          // A round added to the table's open tab is not a new order: 200 with the tab.
+          return { status: joined ? 200 : 201, body: view };
+        },
+        async (id) => ({ status: 201, body: await orders.createdView(tenant, ctx, id) }),
+      );
       return sendIdempotent(reply, result);
     },
   });

@@ -9,6 +9,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { KitchenEvent, KitchenTarget } from '../../platform/realtime.js';
 import { Conflict, Forbidden, Invalid, InvalidRequest, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
+import type { ClaimKey } from '../../platform/idempotency.js';
 import { addDays, localDate, startOfLocalDay } from '../../platform/time.js';
 import type { BranchesService } from '../branches/index.js';
 import type { MenuService } from '../menu/index.js';
@@ -34,6 +35,8 @@ import {
 
 type LineInput = CreateOrderInput['items'][number];
 
+/** Stores an Idempotency-Key in the order's transaction (see platform/idempotency.ts). */
+export type OrderClaim = ClaimKey;
 /** What is still to collect (a bill paid in full and then reduced owes nothing, never a negative amount). */
 export const amountDue = (o: Pick<OrderRow, 'total' | 'amountPaid'>) => Math.max(0, o.total - o.amountPaid);
 
@@ -507,9 +510,21 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
      * the checkout view; with a staff or admin token a staff order (shape a) with a sequential daily
      * number, answered with the full order.
      */
-    async create(tenant: TenantRef, ctx: TenantCtx | null, input: CreateOrderInput): Promise<{ view: OrderView | CheckoutOrderView; joined: boolean }> {
-      const order = await service.insert(tenant, ctx, input);
+    async create(
+      tenant: TenantRef,
+      ctx: TenantCtx | null,
+      input: CreateOrderInput,
+      claim?: OrderClaim,
+    ): Promise<{ view: OrderView | CheckoutOrderView; joined: boolean }> {
+      const order = await service.insert(tenant, ctx, input, { claim });
       return { view: ctx ? toOrderView(order) : toCheckoutView(order, receiptBase(tenant)), joined: joinedTabs.has(order) };
+    },
+
+    /** The answer `create` gave for order `id`, as it is now (an idempotent retry whose first answer was lost). */
+    async createdView(tenant: TenantRef, ctx: TenantCtx | null, id: string): Promise<OrderView | CheckoutOrderView> {
+      const order = await tenant.db.run((tx) => q.findOrder(tx.db, tx.tenantId, id));
+      if (!order) throw new NotFound('Order');
+      return ctx ? toOrderView(order) : toCheckoutView(order, receiptBase(tenant));
     },
 
     /**
@@ -535,7 +550,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
        * once the row exists (the wallet checkout records its approved payment there). `at`: the instant
        * it was taken, instead of now (a past sale of the demo seed: its day's number, `createdAt`).
        */
-      opts: { source?: 'wallet'; onInsert?: (tx: TenantTx, order: OrderRow) => Promise<OrderRow>; at?: Date } = {},
+      opts: { source?: 'wallet'; onInsert?: (tx: TenantTx, order: OrderRow) => Promise<OrderRow>; at?: Date; claim?: OrderClaim } = {},
     ): Promise<OrderRow> {
       const guest = ctx === null;
       const day = opts.at ? localDate(opts.at, tenant.timezone) : today(tenant);
@@ -560,7 +575,11 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
             const openTab = table && input.orderType === 'dine_in' ? await q.findOpenTab(tx.db, tx.tenantId, table._id) : null;
             // A dine-in order on a table with an open tab (staff's or a guest's) is a new round of it; a
             // prepaid online order stays an order of its own.
-            if (openTab && !opts.onInsert) return joinTab(tx, openTab.id, lines, settings);
+            if (openTab && !opts.onInsert) {
+              const joined = await joinTab(tx, openTab.id, lines, settings);
+              await opts.claim?.(tx.db, joined.id, 200);
+              return joined;
+            }
             const isTab = Boolean(table && input.orderType === 'dine_in' && !openTab);
             const orderNumber = staffNumber ?? guestNumber(day);
             const row = await q.insertOrder(tx.db, {
@@ -588,6 +607,7 @@ export function ordersService(deps: Deps, { menu, tables, branches, tenants, shi
             // A seated reservation of the table gets its tab (through the tables module's tab events).
             if (isTab) await tables.tabEvent(tx, { kind: 'opened', tableId: table!._id, orderId: row.id });
             const created = opts.onInsert ? await opts.onInsert(tx, row) : row;
+            await opts.claim?.(tx.db, created.id, 201);
             await orderEvent(tx, 'order.created', created, null);
             return created;
           });

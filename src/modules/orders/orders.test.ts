@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { makeMenuItem, makeModifierGroup, makePdv, makeTable, makeTenantWithTeam, makeUser } from '../../../test/factories.js';
 import { expectTenantIsolation } from '../../../test/isolation.js';
@@ -185,11 +186,40 @@ describe('Idempotency-Key on order creation', () => {
     const r = await restaurant();
     const headers = { ...r.staff.headers, 'idempotency-key': 'burst-key' };
     const results = await Promise.all(Array.from({ length: 20 }, () => call('POST', `/t/${r.slug}/orders`, headers, staffBody(r))));
-    const created = results.filter((x) => x.statusCode === 201);
-    expect(created.length).toBeGreaterThan(0);
-    expect(results.every((x) => x.statusCode === 201 || x.statusCode === 409)).toBe(true);
-    expect(new Set(created.map((x) => x.json()._id)).size).toBe(1);
+    // The twins wait on the first one's key, then answer as it did.
+    expect(results.map((x) => x.statusCode)).toEqual(Array(20).fill(201));
+    expect(results.filter((x) => x.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
+    expect(new Set(results.map((x) => x.json()._id)).size).toBe(1);
     expect((await call('GET', `/t/${r.slug}/orders`, r.admin.headers)).json()).toHaveLength(1);
+  });
+
+  it('answers a retry from the order when the first answer was lost after the commit (the process died)', async () => {
+    const r = await restaurant();
+    const headers = { ...r.staff.headers, 'idempotency-key': 'lost-answer' };
+    const first = await call('POST', `/t/${r.slug}/orders`, headers, staffBody(r));
+    expect(first.statusCode).toBe(201);
+    // What a process killed between its commit and storing the answer leaves: the key, committed with the order, and no answer.
+    const stored = await t.db.database.db.execute(
+      sql`update idempotency_keys set state = 'running', response_body = null where key = 'lost-answer' returning ref`,
+    );
+    expect((stored as unknown as { rows: { ref: string }[] }).rows).toEqual([{ ref: first.json()._id }]);
+    const retry = await call('POST', `/t/${r.slug}/orders`, headers, staffBody(r));
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect((await call('GET', `/t/${r.slug}/orders`, r.admin.headers)).json()).toHaveLength(1);
+  });
+
+  it('keeps no key for an order that failed: the retry runs', async () => {
+    const r = await restaurant();
+    const headers = { ...r.staff.headers, 'idempotency-key': 'failed-first' };
+    await call('PUT', `/t/${r.slug}/menu/items/${r.guarana._id}`, r.admin.headers, { isAvailable: false });
+    const refused = await call('POST', `/t/${r.slug}/orders`, headers, staffBody(r));
+    expect(refused.statusCode, refused.body).toBeGreaterThanOrEqual(400);
+    await call('PUT', `/t/${r.slug}/menu/items/${r.guarana._id}`, r.admin.headers, { isAvailable: true });
+    const retry = await call('POST', `/t/${r.slug}/orders`, headers, staffBody(r));
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
   });
 });
 

@@ -99,10 +99,13 @@ export function paymentsRoutes(
     handler: async (req, reply) => {
       const key = req.headers['idempotency-key'];
       const tenant = tenantOf(req);
-      const result = await idempotency.run(`${tenant.id}:checkout.wallet`, key, req.body, async () => ({
-        status: 201,
-        body: await payments.walletCheckout(tenant, req.body, key),
-      }));
+      const result = await idempotency.run(
+        `${tenant.id}:checkout.wallet`,
+        key,
+        req.body,
+        async (claim) => ({ status: 201, body: await payments.walletCheckout(tenant, req.body, key, claim) }),
+        async (id) => ({ status: 201, body: await payments.checkoutView(tenant, id) }),
+      );
       return sendIdempotent(reply, result);
     },
   });

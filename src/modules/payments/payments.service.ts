@@ -1,3 +1,4 @@
+import { isKeyTaken, type ClaimKey } from '../../platform/idempotency.js';
 import { randomBytes } from 'node:crypto';
 import { isId, newId } from '../../db/ids.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
@@ -53,6 +54,18 @@ export type PaymentListener = (tx: TenantTx, payment: PaymentRow) => Promise<unk
 
 /** The gateway does not know the intent (it expired on its side, or never reached it). */
 const unknownIntent = (err: unknown) => isRefused(err) && err.status === 404;
+
+/** Who decided a refund: a user (the audit's actor), or what decided it on its own (`gateway:gateway_a`, `delivery:provider_a`). */
+type RefundDecider = { userId: string } | { by: string };
+
+/**
+ * Who cancelled the order whose payments are refunded: the last change of its status history, written with the
+ * caller of the route in the same transaction (`by`: a user id), or a platform's cancellation (`by`: `delivery:<provider>`).
+ */
+function cancelledBy(order: OrderRow): RefundDecider {
+  const by = order.statusHistory.at(-1)?.by ?? 'unknown';
+  return isId(by) ? { userId: by } : { by };
+}
 
 export function paymentsService(
   deps: Deps,
@@ -120,7 +133,7 @@ export function paymentsService(
       log.warn({ paymentId, orderId: order.id, was: current.status }, 'late approval of a payment given up on: refunding it');
       const row = await q.updatePayment(tx.db, tx.tenantId, paymentId, { status: 'approved', transactionId, settledAt: clock.now() });
       await approvedNow(tx, row);
-      return requestRefunds(tx, order, 'late_approval', paymentId);
+      return requestRefunds(tx, order, 'late_approval', { by: `gateway:${row.gateway}` }, paymentId);
     }
     return null;
   }
@@ -129,15 +142,22 @@ export function paymentsService(
    * Decides the refund of an order's approved payments (or one of them), in the caller's transaction
    * with the order locked: money taken by hand (mock: cash, a standalone card machine) is recorded as
    * given back at once; a gateway's is queued (`paymentJobs.refund`, retried until it is confirmed).
+   * `decider`: the user who decided it (audited as the actor), or what did on its own (`by`, in the details).
    */
-  async function requestRefunds(tx: TenantTx, order: OrderRow, reason: RefundReason, onlyPaymentId?: string): Promise<OrderRow> {
+  async function requestRefunds(tx: TenantTx, order: OrderRow, reason: RefundReason, decider: RefundDecider, onlyPaymentId?: string): Promise<OrderRow> {
     const now = clock.now();
     for (const p of await q.paymentsOfOrder(tx.db, tx.tenantId, order.id)) {
       if (p.status !== 'approved' || p.refundRequestedAt || (onlyPaymentId && p.id !== onlyPaymentId)) continue;
-      // The decision to give the money back (by hand: done now; a gateway's: queued), with no actor: the
-      // order's cancellation (or a late approval) decides it, and the order's own history says who cancelled.
+      // The decision to give the money back (by hand: done now; a gateway's: queued), by its decider.
       const details = { orderId: order.id, orderNumber: order.orderNumber, amountCents: p.amount, method: p.method, gateway: p.gateway, reason };
-      await audit.record(tx, { action: 'payment.refunded', actorId: null, targetType: 'payment', targetId: p.id, details });
+      const actorId = 'userId' in decider ? decider.userId : null;
+      await audit.record(tx, {
+        action: 'payment.refunded',
+        actorId,
+        targetType: 'payment',
+        targetId: p.id,
+        details: 'by' in decider ? { ...details, by: decider.by } : details,
+      });
       if (p.gateway === 'mock') {
         const row = await q.updatePayment(tx.db, tx.tenantId, p.id, {
           status: 'refunded',
@@ -201,7 +221,7 @@ export function paymentsService(
     return 'refunded';
   }
 
-  orders.onCancelWithPayments((tx, order) => requestRefunds(tx, order, 'order_cancelled'));
+  orders.onCancelWithPayments((tx, order) => requestRefunds(tx, order, 'order_cancelled', cancelledBy(order)));
   // A bill that changed (a round, a discount, a void) owes again, or is now paid: the ledger says which.
   orders.onBillChange((tx, order) => refresh(tx, order));
   // A cashier shift's close (and its withdrawals) count what its payments took.
@@ -618,6 +638,7 @@ export function paymentsService(
       tenant: TenantRef,
       input: CreateOrderInput & { cardToken: string; customerEmail: string; installments?: number; paymentMethodId?: string },
       idempotencyKey: string | undefined,
+      claim?: ClaimKey,
     ) {
       const accessToken = await tenants.secret(tenant.id, 'walletAccessToken');
       if (!accessToken) throw new InvalidRequest('Online payment is not configured for this restaurant', 'wallet_not_configured');
@@ -648,8 +669,11 @@ export function paymentsService(
         order = await orders.insert(tenant, null, orderInput, {
           source: 'wallet',
           onInsert: (tx, row) => recordWalletCharge(tx, row, charge.id, total),
+          claim,
         });
       } catch (err) {
+        // The same key was committed by a twin request: the gateway charged once (same idempotency key) and that charge is its order's.
+        if (isKeyTaken(err)) throw err;
         // Charged, but no order (the menu changed in between, the database failed): the money goes back now, or by a job.
         await walletRefund({ tenantId: tenant.id, chargeId: charge.id, amountCents: total }).catch(async (refundErr: unknown) => {
           log.error({ err: refundErr, chargeId: charge.id }, 'wallet refund after a failed checkout: queued');
@@ -659,6 +683,9 @@ export function paymentsService(
       }
       return orders.checkoutView(tenant, order);
     },
+
+    /** What `walletCheckout` answered for order `id`, as it is now (a retry whose first answer was lost). */
+    checkoutView: (tenant: TenantRef, id: string) => orders.createdView(tenant, null, id),
 
     /** The payments of an order (its ledger), oldest first. */
     async ofOrder(ctx: TenantCtx, orderId: string): Promise<PaymentRow[]> {
