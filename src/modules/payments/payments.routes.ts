@@ -35,11 +35,23 @@ export function paymentsRoutes(
       tags: ['payments'],
       summary: 'Charge an order: mock approves at once; gateway_a sends it to the card terminal (result by webhook)',
       params: TenantIdParams,
+      headers: IdempotencyHeaders,
       body: ProcessPaymentBody,
       response: withErrors({ 200: ProcessPaymentResult }, [400, 401, 403, 404, 409, 422, 503]),
     },
     config: { auth: { roles: FLOOR_ROLES } },
-    handler: (req) => payments.processPayment(ctxOf(req), req.params.id, req.body),
+    handler: async (req, reply) => {
+      const ctx = ctxOf(req);
+      const { id } = req.params;
+      const result = await idempotency.run(
+        `${ctx.tenantId}:payments.process:${id}`,
+        req.headers['idempotency-key'],
+        { user: ctx.user.id, body: req.body },
+        async (claimKey) => ({ status: 200, body: await payments.processPayment(ctx, id, req.body, { claimKey }) }),
+        async (paymentId) => ({ status: 200, body: await payments.paymentAnswer(ctx, id, paymentId) }),
+      );
+      return sendIdempotent(reply, result);
+    },
   });
 
   app.get('/t/:slug/orders/:id/payments', {

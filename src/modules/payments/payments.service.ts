@@ -326,7 +326,7 @@ export function paymentsService(
   }
 
   /** One payment row claimed on a locked order; a concurrent second one loses on the one-in-flight index. */
-  async function claim(ctx: TenantCtx, id: string, input: ProcessPaymentInput, kind: 'mock' | 'gateway_a' | 'pix_psp', at?: Date) {
+  async function claim(ctx: TenantCtx, id: string, input: ProcessPaymentInput, kind: 'mock' | 'gateway_a' | 'pix_psp', at?: Date, claimKey?: ClaimKey) {
     const terminal = kind !== 'mock';
     // The tenants table is read with the shared handle: before the tenant's transaction, never inside it.
     const tenant = kind === 'pix_psp' || input.method === 'cash' ? await tenants.findById(ctx.tenantId) : null;
@@ -364,6 +364,7 @@ export function paymentsService(
           ...(at ? { createdAt: at, updatedAt: at } : {}),
         });
         if (payment.status === 'approved') await approvedNow(tx, payment);
+        await claimKey?.(tx.db, payment.id, 200);
         return { payment, order: await refresh(tx, order), pixKey };
       });
     } catch (err) {
@@ -494,11 +495,11 @@ export function paymentsService(
      * `at`: the instant a `mock` payment was taken, instead of now (a past sale of the demo seed; no route
      * passes it); a gateway's payment is always now.
      */
-    async processPayment(ctx: TenantCtx, id: string, input: ProcessPaymentInput, { at }: { at?: Date } = {}) {
+    async processPayment(ctx: TenantCtx, id: string, input: ProcessPaymentInput, { at, claimKey }: { at?: Date; claimKey?: ClaimKey } = {}) {
       if (input.gateway === 'pix_psp' && input.method !== 'pix') throw new Invalid('method', 'a pix_psp charge is paid by pix');
       const kind =
         input.gateway === 'gateway_a' && integrations.gatewayA.client ? 'gateway_a' : input.gateway === 'pix_psp' && integrations.pixPsp.client ? 'pix_psp' : 'mock';
-      const { payment, order, pixKey } = await claim(ctx, id, input, kind, kind === 'mock' ? at : undefined);
+      const { payment, order, pixKey } = await claim(ctx, id, input, kind, kind === 'mock' ? at : undefined, claimKey);
       if (kind === 'pix_psp') return startPixCharge(ctx, payment, order, pixKey!);
       if (kind === 'mock') {
         await announcePayment(ctx.db, order);
@@ -682,6 +683,26 @@ export function paymentsService(
         throw err;
       }
       return orders.checkoutView(tenant, order);
+    },
+
+    /**
+     * What `processPayment` answers for payment `paymentId`, as it is now (an idempotent retry whose first answer was
+     * lost with its process): approved, or still processing (declined and cancelled say so in `message`).
+     */
+    async paymentAnswer(ctx: TenantCtx, orderId: string, paymentId: string) {
+      const { payment, order } = await ctx.db.run(async (tx) => ({
+        payment: (await q.paymentsOfOrder(tx.db, tx.tenantId, orderId)).find((p) => p.id === paymentId),
+        order: await orders.findVisible(tx, ctx, orderId),
+      }));
+      if (!payment) throw new NotFound('Payment');
+      if (payment.status === 'approved') return { status: 'approved' as const, transactionId: payment.transactionId ?? '', ...outcomeOf(payment, order) };
+      return {
+        status: 'processing' as const,
+        intentId: payment.intentId ?? '',
+        message: `Payment ${payment.status} (attempt ${payment.attempt} of ${order.orderNumber})`,
+        ...(order.pixPayload && payment.gateway === 'pix_psp' ? { pixPayload: order.pixPayload } : {}),
+        ...outcomeOf(payment, order),
+      };
     },
 
     /** What `walletCheckout` answered for order `id`, as it is now (a retry whose first answer was lost). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { defaultIntegrationsConfig } from '../../integrations/registry.js';
 import { signGatewayAPayload } from '../../integrations/gateway-a/index.js';
 import { WALLET_SIM_ACCOUNT, WALLET_TEST_CARDS } from '../../integrations/wallet/index.js';
@@ -71,6 +72,26 @@ describe('process-payment with mock', () => {
       t.clock.advance(-11 * 60_000);
     }
     expect((await call(t, 'GET', `/t/${s.slug}/receipts/${'0'.repeat(32)}`)).statusCode).toBe(404);
+  });
+
+  it('records one payment for a part payment retried with the same Idempotency-Key, at once or after a lost answer', async () => {
+    const s = await setup();
+    const url = `/t/${s.slug}/orders/${s.order._id}/process-payment`;
+    const headers = { ...s.staff.headers, 'idempotency-key': `part-${s.slug}` };
+    const body = { method: 'card', gateway: 'mock', amount: 5000 };
+    const twins = await Promise.all(Array.from({ length: 5 }, () => call(t, 'POST', url, headers, body)));
+    expect(twins.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+    expect(new Set(twins.map((r) => r.json().paymentId)).size).toBe(1);
+    expect(twins[0].json()).toMatchObject({ status: 'approved', amount: 5000, amountDue: 9900 });
+    // A process killed after its commit, before storing the answer: the retry is answered from the payment.
+    await t.db.database.db.execute(sql`update idempotency_keys set state = 'running', response_body = null where key = ${`part-${s.slug}`}`);
+    const retry = await call(t, 'POST', url, headers, body);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toMatchObject({ status: 'approved', paymentId: twins[0].json().paymentId, amount: 5000 });
+    const ledger = (await call(t, 'GET', `/t/${s.slug}/orders/${s.order._id}/payments`, s.admin.headers)).json();
+    expect(ledger).toHaveLength(1);
+    expect((await call(t, 'POST', url, headers, { ...body, amount: 4000 })).statusCode).toBe(422);
+    expect((await getOrder(s)).paymentStatus).not.toBe('approved');
   });
 
   it('validates the body and the roles', async () => {
