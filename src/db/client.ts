@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { CONNECT_FAILED, databaseFailure } from './failures.js';
 import * as schema from './schema/index.js';
 import { BYPASS_PRELUDE, TENANT_ROLE, bindTenant, bypassOf, refuseNesting, tenantPrelude, type Bypass, type ScopedTransactions, type TenantDb } from './scopes.js';
 
@@ -109,8 +110,6 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
 
 /** Marks an error raised while getting a connection: the database is unavailable, whatever the error says. */
-export const CONNECT_FAILED = Symbol.for('ro.db.connectFailed');
-
 function markConnectFailure(err: unknown): unknown {
   if (err && typeof err === 'object') (err as Record<symbol, boolean>)[CONNECT_FAILED] = true;
   return err;
@@ -152,7 +151,7 @@ export interface PostgresOptions {
  */
 function pooledTransactions(pool: pg.Pool, base: Db): ScopedTransactions {
   const { dialect, session } = base as unknown as { dialect: never; session: { schema: never } };
-  async function run<T>(prelude: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  async function run<T>(prelude: string, fn: (db: Db) => Promise<T>, attempt = 1): Promise<T> {
     const client = await pool.connect();
     let broken: Error | undefined;
     // A checked-out client has no pool listener: a session the server ends now fails the running query
@@ -163,6 +162,15 @@ function pooledTransactions(pool: pg.Pool, base: Db): ScopedTransactions {
     client.on('error', onError);
     try {
       await client.query(`begin; ${prelude}`);
+    } catch (err) {
+      // A pooled connection the server ended while it was idle (a restart, pg_terminate_backend): nothing ran
+      // yet, so the transaction starts again on a fresh one.
+      client.off('error', onError);
+      client.release(err as Error);
+      if (attempt < 3 && databaseFailure(err) === 'unavailable') return run(prelude, fn, attempt + 1);
+      throw err;
+    }
+    try {
       const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, session.schema), session.schema) as unknown as Db;
       const result = await fn(tx);
       await client.query('commit');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
-import { CONNECT_FAILED } from '../db/client.js';
+import { databaseFailure } from '../db/failures.js';
 import {
   Conflict,
   Declined,
@@ -29,32 +29,7 @@ export type RouteApp = FastifyInstance<RawServerDefault, IncomingMessage, Server
 /** Seconds a client is told to wait (`Retry-After`) when the database is unavailable or timed out. */
 export const DATABASE_RETRY_AFTER_S = 5;
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed/;
-
-/**
- * A database failure that is not the request's fault and should pass: `unavailable` (cannot connect,
- * connection lost, server shutting down: SQLSTATE class 08, 57P0x, 53300) or `timeout` (statement
- * timeout 57014, lock timeout 55P03), or `contention` (a deadlock 40P01 or a serialization failure 40001:
- * two requests took the same rows in opposite order; PostgreSQL rolled one back, which may simply be
- * sent again). Follows `cause` (drizzle wraps driver errors) and `errors`.
- */
-export function databaseFailure(err: unknown, depth = 0): 'unavailable' | 'timeout' | 'contention' | null {
-  if (!err || typeof err !== 'object' || depth > 8) return null;
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown; [CONNECT_FAILED]?: boolean };
-  if (e[CONNECT_FAILED]) return 'unavailable';
-  const code = typeof e.code === 'string' ? e.code : '';
-  if (code === '57014' || code === '55P03') return 'timeout';
-  if (code === '40P01' || code === '40001') return 'contention';
-  if (/^08/.test(code) || /^57P0\d$/.test(code) || code === '53300' || NETWORK_CODES.has(code)) return 'unavailable';
-  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return 'unavailable';
-  const nested = [e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
-  for (const n of nested) {
-    const found = databaseFailure(n, depth + 1);
-    if (found) return found;
-  }
-  return null;
-}
+export { databaseFailure };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

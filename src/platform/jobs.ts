@@ -1,3 +1,4 @@
+import { databaseFailure } from '../db/failures.js';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database, Db } from '../db/client.js';
@@ -263,6 +264,22 @@ export function createJobs(opts: JobsOptions): Jobs {
     return boss;
   }
 
+  /**
+   * Records a job's outcome, again on a fresh connection when the database dropped the one it used (a restart,
+   * a terminated session): otherwise the job would stay active until pg-boss expires it (minutes) and run again.
+   */
+  async function record(write: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if (attempt >= 5 || databaseFailure(err) !== 'unavailable' || halting) throw err;
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      }
+    }
+  }
+
   /** Runs one fetched job to the end; never throws. True when the handler succeeded. */
   async function runJob(q: Queue, job: PgBoss.JobWithMetadata<object>, abort: AbortController): Promise<boolean> {
     const b = boss!;
@@ -283,13 +300,13 @@ export function createJobs(opts: JobsOptions): Jobs {
     } catch (err) {
       const final = info.attempt > job.retryLimit;
       log[final ? 'error' : 'warn']({ err, queue: q.name, jobId: job.id, attempt: info.attempt }, final ? 'job failed for good' : 'job failed; will retry');
-      await b.fail(q.name, job.id, errorOutput(err)).catch((e) => log.error({ err: e, queue: q.name, jobId: job.id }, 'could not record a job failure'));
+      await record(() => b.fail(q.name, job.id, errorOutput(err))).catch((e) => log.error({ err: e, queue: q.name, jobId: job.id }, 'could not record a job failure'));
       return false;
     } finally {
       clearTimeout(timer);
     }
     try {
-      await b.complete(q.name, job.id, isPlainObject(result) ? result : undefined);
+      await record(() => b.complete(q.name, job.id, isPlainObject(result) ? result : undefined));
     } catch (err) {
       // The job stays active; pg-boss maintenance expires it and it runs again (at least once).
       log.error({ err, queue: q.name, jobId: job.id }, 'could not record a job completion');

@@ -232,6 +232,15 @@ export function ingestService(
     }
     const tenant = await tenantRef(t.tenantId);
     const reference = `${event.provider}:${order.externalId}`;
+    const now = clock.now();
+    const done = (orderId: string, created: boolean): q.DeliveryEventPatch => ({
+      orderId,
+      externalOrderId: order.externalId,
+      reviewReason: null,
+      error: null,
+      processedAt: now,
+      ackLatencyMs: created && event.provider === 'provider_a' ? Math.max(0, now.getTime() - event.receivedAt.getTime()) : null,
+    });
     const { order: row, created } = await orders.insertMarketplace(
       tenant,
       {
@@ -243,17 +252,16 @@ export function ingestService(
         customerEmail: order.customer.email,
         details: detailsOf(order),
       },
-      order.payment.prepaid ? { onInsert: (tx: TenantTx, inserted: OrderRow) => payments.recordMarketplacePayment(tx, inserted, reference) } : {},
+      {
+        onInsert: async (tx: TenantTx, inserted: OrderRow) => {
+          const kept = order.payment.prepaid ? await payments.recordMarketplacePayment(tx, inserted, reference) : inserted;
+          // Marked in the order's own transaction: a job cut off after its commit is not run again as a "duplicate" of itself.
+          await mark(tx, event.id, 'created', done(kept.id, true));
+          return kept;
+        },
+      },
     );
-    const now = clock.now();
-    return mark(t, event.id, created ? 'created' : 'duplicate', {
-      orderId: row.id,
-      externalOrderId: order.externalId,
-      reviewReason: null,
-      error: null,
-      processedAt: now,
-      ackLatencyMs: created && event.provider === 'provider_a' ? Math.max(0, now.getTime() - event.receivedAt.getTime()) : null,
-    });
+    if (!created) await mark(t, event.id, 'duplicate', done(row.id, false));
   }
 
   const receipts = deps.metrics.counter(
