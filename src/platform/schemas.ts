@@ -70,3 +70,8 @@ export const StringEnum = <T extends readonly string[]>(values: T, options: { de
 
 /** An empty response (204, 202): documented as `null`, sent as no body at all (`reply.code(204).send()`). */
 export const NoContent = Type.Unsafe<undefined>(Type.Null({ description: 'no content' }));
+
+/** The optional `Idempotency-Key` header of a retry-safe write (src/platform/idempotency.ts). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'retry-safe key: the same key and body within 24 h return the first answer' })),
+});

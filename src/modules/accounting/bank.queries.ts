@@ -80,8 +80,18 @@ export interface LineFilter {
   lineId?: string;
 }
 
-export async function statementLines(db: Db, tenantId: string, bankAccountId: string, f: LineFilter) {
-  return db
+const lineWhere = (tenantId: string, bankAccountId: string, f: LineFilter) =>
+  and(
+    eq(bankStatementLines.tenantId, tenantId),
+    eq(bankStatementLines.bankAccountId, bankAccountId),
+    f.status ? eq(bankStatementLines.status, f.status) : undefined,
+    f.from ? gte(bankStatementLines.postedDate, f.from) : undefined,
+    f.to ? lte(bankStatementLines.postedDate, f.to) : undefined,
+    f.lineId ? eq(bankStatementLines.id, f.lineId) : undefined,
+  );
+
+const linesWithEntry = (db: Db) =>
+  db
     .select({
       line: bankStatementLines,
       entry: {
@@ -92,18 +102,26 @@ export async function statementLines(db: Db, tenantId: string, bankAccountId: st
       },
     })
     .from(bankStatementLines)
-    .leftJoin(journalEntries, and(eq(journalEntries.tenantId, bankStatementLines.tenantId), eq(journalEntries.id, bankStatementLines.matchedEntryId)))
-    .where(
-      and(
-        eq(bankStatementLines.tenantId, tenantId),
-        eq(bankStatementLines.bankAccountId, bankAccountId),
-        f.status ? eq(bankStatementLines.status, f.status) : undefined,
-        f.from ? gte(bankStatementLines.postedDate, f.from) : undefined,
-        f.to ? lte(bankStatementLines.postedDate, f.to) : undefined,
-        f.lineId ? eq(bankStatementLines.id, f.lineId) : undefined,
-      ),
-    )
-    .orderBy(asc(bankStatementLines.postedDate), asc(bankStatementLines.createdAt), asc(bankStatementLines.fitId));
+    .leftJoin(journalEntries, and(eq(journalEntries.tenantId, bankStatementLines.tenantId), eq(journalEntries.id, bankStatementLines.matchedEntryId)));
+
+const lineOrder = [asc(bankStatementLines.postedDate), asc(bankStatementLines.createdAt), asc(bankStatementLines.fitId), asc(bankStatementLines.id)];
+
+export async function statementLines(db: Db, tenantId: string, bankAccountId: string, f: LineFilter) {
+  return linesWithEntry(db)
+    .where(lineWhere(tenantId, bankAccountId, f))
+    .orderBy(...lineOrder);
+}
+
+/** One page of the statement by date (fitId and id break ties), and the number of matching lines. */
+export async function statementPage(db: Db, tenantId: string, bankAccountId: string, f: LineFilter, page: { offset: number; limit: number }) {
+  const where = lineWhere(tenantId, bankAccountId, f);
+  const rows = await linesWithEntry(db)
+    .where(where)
+    .orderBy(...lineOrder)
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(bankStatementLines).where(where);
+  return { rows, total: total!.n };
 }
 
 export async function lockLine(db: Db, tenantId: string, bankAccountId: string, id: string): Promise<BankStatementLineRow | null> {

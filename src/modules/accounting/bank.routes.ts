@@ -3,9 +3,11 @@ import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import { Invalid } from '../../platform/domain-errors.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import type { AccountingService } from './accounting.service.js';
 import {
+  STATEMENT_PAGE,
   AutoMatchResult,
   BankAccount,
   CreateBankAccountBody,
@@ -90,7 +92,10 @@ export function bankRoutes(app: RouteApp, { accounting }: { accounting: Accounti
       response: withErrors({ 200: Type.Array(StatementLine) }),
     },
     config: { auth: books },
-    handler: (req) => accounting.statement(ctxOf(req).db, req.params.id, req.query),
+    handler: async (req, reply) => {
+      const { lines, total } = await accounting.statement(ctxOf(req).db, req.params.id, req.query);
+      return sendPage(req, reply, pageWindow(req.query, STATEMENT_PAGE), total, lines);
+    },
   });
 
   app.post(`${BASE}/:id/auto-match`, {

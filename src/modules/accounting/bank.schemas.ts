@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BANK_ACCOUNT_TYPES, STATEMENT_LINE_STATUSES } from '../../db/schema/accounting.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, CalendarDate, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 import { STATEMENT_FORMATS } from './bank.statement.js';
 import { AccountRef } from './receivables.schemas.js';
@@ -69,10 +70,14 @@ export const StatementLine = Type.Object(
 );
 export type StatementLineView = Static<typeof StatementLine>;
 
+/** Statement lines: hundreds a month per account, forever. The panel reads them whole today: the default is the maximum. */
+export const STATEMENT_PAGE = pageLimits({ default: 500, maximum: 500, what: 'lines' });
+
 export const StatementQuery = Type.Object({
   status: Type.Optional(StringEnum(STATEMENT_LINE_STATUSES)),
   from: Type.Optional(CalendarDate('lines on or after')),
   to: Type.Optional(CalendarDate('lines on or before')),
+  ...pageQuery(STATEMENT_PAGE),
 });
 export type StatementInput = Static<typeof StatementQuery>;
 

@@ -2,19 +2,21 @@ import { newId } from '../../db/ids.js';
 import type { BankAccountRow, BankStatementLineRow } from '../../db/schema/accounting.js';
 import type { TenantDb } from '../../db/scopes.js';
 import { Conflict, Invalid, NotFound, isUniqueViolation } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import type { AccountingParts } from './accounting.service.js';
 import { parseCsv } from './bank.csv.js';
 import { looksLikeOfx, parseOfx } from './bank.ofx.js';
 import * as q from './bank.queries.js';
-import type {
-  AutoMatchView,
-  BankAccountView,
-  CreateBankAccountInput,
-  IgnoreInput,
-  ImportResultView,
-  MatchInput,
-  StatementInput,
-  StatementLineView,
+import {
+  STATEMENT_PAGE,
+  type AutoMatchView,
+  type BankAccountView,
+  type CreateBankAccountInput,
+  type IgnoreInput,
+  type ImportResultView,
+  type MatchInput,
+  type StatementInput,
+  type StatementLineView,
 } from './bank.schemas.js';
 import { decodeText, StatementError, type ParsedStatement } from './bank.statement.js';
 import type { BookAccount } from './books.js';
@@ -205,12 +207,14 @@ export function bankPart({ deps, books }: AccountingParts) {
       }),
 
     /** The statement lines of a bank account by date; `status`, `from`, `to` filter. */
-    statement: (t: TenantDb, bankAccountId: string, input: StatementInput): Promise<StatementLineView[]> =>
+    /** One page (STATEMENT_PAGE) of them, and the number of matching lines. */
+    statement: (t: TenantDb, bankAccountId: string, input: StatementInput): Promise<{ lines: StatementLineView[]; total: number }> =>
       t.run(async (tx) => {
         const bank = await q.findBankAccount(tx.db, tx.tenantId, bankAccountId);
         if (!bank) throw new NotFound('Bank account');
-        const rows = await q.statementLines(tx.db, tx.tenantId, bankAccountId, input);
-        return rows.map((r) => toLineView(r.line, r.entry));
+        const filter = { status: input.status, from: input.from, to: input.to };
+        const { rows, total } = await q.statementPage(tx.db, tx.tenantId, bankAccountId, filter, pageWindow(input, STATEMENT_PAGE));
+        return { lines: rows.map((r) => toLineView(r.line, r.entry)), total };
       }),
 
     /**

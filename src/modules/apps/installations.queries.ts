@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { appInstallations, apps, type AppScope, type InstallationStatus } from '../../db/schema/apps.js';
 
@@ -15,13 +15,19 @@ export async function findInstallation(db: Db, tenantId: string, id: string, loc
   return row ?? null;
 }
 
-export async function listActiveWithApps(db: Db, tenantId: string) {
-  return db
+/** One page of the active installations, newest first (the id breaks ties), and their number. */
+export async function listActiveWithApps(db: Db, tenantId: string, page: { offset: number; limit: number }) {
+  const where = and(eq(appInstallations.tenantId, tenantId), eq(appInstallations.status, 'active'));
+  const rows = await db
     .select({ installation: appInstallations, app: apps })
     .from(appInstallations)
     .innerJoin(apps, eq(apps.id, appInstallations.appId))
-    .where(and(eq(appInstallations.tenantId, tenantId), eq(appInstallations.status, 'active')))
-    .orderBy(desc(appInstallations.createdAt));
+    .where(where)
+    .orderBy(desc(appInstallations.createdAt), desc(appInstallations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(appInstallations).where(where);
+  return { rows, total: total!.n };
 }
 
 /**

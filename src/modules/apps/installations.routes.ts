@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import { AppSlugParams } from './catalog.schemas.js';
-import { InstallBody, Installation, InstallationWithApp, Installed } from './installations.schemas.js';
+import { INSTALLATIONS_PAGE, InstallationsQuery, InstallBody, Installation, InstallationWithApp, Installed } from './installations.schemas.js';
 import type { InstallationsService } from './installations.service.js';
 
 const tenantAdmin = { roles: ['admin'] } as const;
@@ -15,10 +16,14 @@ export function installationsRoutes(app: RouteApp, { installations }: { installa
       tags: ['marketplace'],
       summary: 'Active installations, each with its App',
       params: TenantParams,
+      querystring: InstallationsQuery,
       response: withErrors({ 200: Type.Array(InstallationWithApp) }),
     },
     config: { auth: tenantAdmin },
-    handler: (req) => installations.list(ctxOf(req)),
+    handler: async (req, reply) => {
+      const { installations: rows, total } = await installations.list(ctxOf(req), req.query);
+      return sendPage(req, reply, pageWindow(req.query, INSTALLATIONS_PAGE), total, rows);
+    },
   });
 
   app.post('/t/:slug/admin/marketplace/apps/:appSlug/install', {

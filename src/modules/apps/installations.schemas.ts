@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { INSTALLATION_STATUSES } from '../../db/schema/apps.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 import { App, Scope } from './catalog.schemas.js';
 
@@ -32,3 +33,7 @@ export const Installed = Type.Object({
   installation: Installation,
   accessToken: Type.String({ pattern: '^[0-9a-f]{128}$', description: 'Shown once: store it; it is kept only as a bcrypt hash' }),
 });
+
+/** One active installation per App (a partial unique index): bounded by the catalog; the default is the maximum. */
+export const INSTALLATIONS_PAGE = pageLimits({ default: 200, maximum: 200, what: 'installations' });
+export const InstallationsQuery = Type.Object(pageQuery(INSTALLATIONS_PAGE));

@@ -5,11 +5,12 @@ import type { TenantCtx } from '../../platform/auth/guards.js';
 import { encryptSecret, randomToken } from '../../platform/crypto.js';
 import { Conflict, InvalidRequest, NotFound, isUniqueViolation } from '../../platform/domain-errors.js';
 import type { ModuleDeps } from '../../platform/module.js';
+import { pageWindow } from '../../platform/pagination.js';
 import { toAppView, type CatalogService } from './catalog.service.js';
 import type { AuditService } from '../audit/index.js';
 import * as q from './installations.queries.js';
 import type { InstallationRow } from './installations.queries.js';
-import type { InstallationView, InstallationWithAppView } from './installations.schemas.js';
+import { INSTALLATIONS_PAGE, type InstallationView, type InstallationWithAppView } from './installations.schemas.js';
 
 /** Hex characters of the access token that find its installation (indexed); the rest is only in the bcrypt hash. */
 export const TOKEN_LOOKUP_LENGTH = 16;
@@ -34,9 +35,10 @@ export function installationsService(deps: ModuleDeps, { catalog, audit }: { cat
   const { config, clock } = deps;
 
   return {
-    async list(ctx: TenantCtx): Promise<InstallationWithAppView[]> {
-      const rows = await ctx.db.run((tx) => q.listActiveWithApps(tx.db, tx.tenantId));
-      return rows.map(({ installation, app }) => ({ ...toInstallationView(installation), app: toAppView(app) }));
+    /** One page (INSTALLATIONS_PAGE) of the active installations with their App, and their number. */
+    async list(ctx: TenantCtx, query: { page?: number; limit?: number } = {}): Promise<{ installations: InstallationWithAppView[]; total: number }> {
+      const { rows, total } = await ctx.db.run((tx) => q.listActiveWithApps(tx.db, tx.tenantId, pageWindow(query, INSTALLATIONS_PAGE)));
+      return { installations: rows.map(({ installation, app }) => ({ ...toInstallationView(installation), app: toAppView(app) })), total };
     },
 
     /**

@@ -2,18 +2,18 @@ import type { Static } from '@sinclair/typebox';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Clock } from '../../platform/clock.js';
 import { Invalid } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import { addDays, localDate } from '../../platform/time.js';
 import type { OrdersService } from '../orders/index.js';
-import type { PublicOrdersQuery } from './public-api.schemas.js';
+import { PUBLIC_ORDERS_PAGE, type PublicOrdersQuery } from './public-api.schemas.js';
 
-/** Longest period of one public orders call, and most orders in its answer (the list is unpaginated). */
+/** Longest period of one public orders call (most orders a page: PUBLIC_ORDERS_PAGE). */
 export const PUBLIC_ORDERS_MAX_DAYS = 31;
-export const PUBLIC_ORDERS_MAX = 1000;
 
 /** What the public API reads beyond other modules' plain lists. */
 export function publicApiService({ clock }: { clock: Clock }, { orders }: { orders: OrdersService }) {
   return {
-    /** The orders of the public API: the last 7 days by default, newest first, at most 1000. */
+    /** The orders of the public API: the last 7 days by default, newest first, a page of at most 1000, and their number. */
     orders: (ctx: TenantCtx, query: Static<typeof PublicOrdersQuery>) => publicOrders(orders, clock, ctx, query),
   };
 }
@@ -25,6 +25,6 @@ async function publicOrders(orders: OrdersService, clock: Clock, ctx: TenantCtx,
   if ((Date.parse(to) - Date.parse(from)) / 86_400_000 >= PUBLIC_ORDERS_MAX_DAYS) {
     throw new Invalid('to', `the period is at most ${PUBLIC_ORDERS_MAX_DAYS} days`, { in: 'querystring' });
   }
-  const { orders: list } = await orders.list(ctx, { status: query.status, from, to, limit: PUBLIC_ORDERS_MAX });
-  return list;
+  const window = pageWindow(query, PUBLIC_ORDERS_PAGE);
+  return orders.list(ctx, { status: query.status, from, to, page: window.page, limit: window.limit });
 }

@@ -10,7 +10,7 @@ export async function seedDemoCostSheets(s: { bom: BomService; users: UsersServi
   const t = demo.tenant.db;
   const admin = await s.users.findByEmail('admin@demo.local');
   if (!admin) return;
-  for (const dish of (await s.bom.list(t)).filter((d) => d.hasRecipe)) {
+  for (const dish of (await s.bom.list(t)).entries.filter((d) => d.hasRecipe)) {
     await s.bom.createIndirect(t, { menuItemId: dish.menuItemId, type: 'labor', label: 'Mão de obra da cozinha', valuePerUnit: 0.15, unitType: 'percentage_of_direct' });
     if (/feijoada|moqueca|picanha/i.test(dish.name)) {
       await s.bom.createIndirect(t, { menuItemId: dish.menuItemId, type: 'packaging', label: 'Embalagem para viagem', valuePerUnit: 180, unitType: 'fixed' });

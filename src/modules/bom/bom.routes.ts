@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
+  BOM_LIST_PAGE,
+  BomListQuery,
   BomCostSnapshot,
   BomDetail,
   BomIndirectCost,
@@ -28,10 +31,14 @@ export function bomRoutes(app: RouteApp, { bom }: { bom: BomService }) {
       tags,
       summary: 'Every menu item with its latest cost snapshot and its margin at the current price (money in integer cents)',
       params: TenantParams,
+      querystring: BomListQuery,
       response: withErrors({ 200: Type.Array(BomListEntry) }),
     },
     config: { auth: rule },
-    handler: (req) => bom.list(ctxOf(req).db),
+    handler: async (req, reply) => {
+      const { entries, total } = await bom.list(ctxOf(req).db, req.query);
+      return sendPage(req, reply, pageWindow(req.query, BOM_LIST_PAGE), total, entries);
+    },
   });
 
   // Registered before `/:menuItemId` routes; `indirect-costs` is not an id, so the two never meet anyway.

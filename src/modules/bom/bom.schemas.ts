@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { INDIRECT_COST_TYPES, INDIRECT_UNIT_TYPES, SNAPSHOT_TRIGGERS } from '../../db/schema/bom.js';
 import { QUANTITY_UNITS } from '../../db/schema/inventory.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /** Cost sheets (spec 2 "BOM records", 4.13). Money is integer cents, like the menu's prices. */
@@ -79,6 +80,10 @@ export const SnapshotSummary = Type.Object({
   triggeredBy: StringEnum(SNAPSHOT_TRIGGERS),
   createdAt: Timestamp,
 });
+
+/** One row per menu item (see the menu's MENU_ITEMS_PAGE): the panel expects every dish, so the default is the maximum. */
+export const BOM_LIST_PAGE = pageLimits({ default: 1000, maximum: 1000, what: 'dishes' });
+export const BomListQuery = Type.Object(pageQuery(BOM_LIST_PAGE));
 
 export const BomListEntry = Type.Object({
   menuItemId: Type.String(),

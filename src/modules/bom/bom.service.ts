@@ -3,12 +3,14 @@ import type { BomIndirectCostRow, BomSnapshotRow, IndirectUnitType, SnapshotTrig
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow, slicePage } from '../../platform/pagination.js';
 import type { InventoryService, RecipeCostLine } from '../inventory/index.js';
 import type { MenuService } from '../menu/index.js';
 import type { PurchasingService } from '../purchasing/index.js';
 import { costSheet, ingredientLine, type CostSheet, marginPercent, millionths, suggestedPrice, valuePerUnitOf, type CostLineInput } from './bom.calc.js';
 import * as q from './bom.queries.js';
 import {
+  BOM_LIST_PAGE,
   HISTORY_DEFAULT,
   MAX_FIXED_CENTS,
   MAX_FRACTION,
@@ -149,14 +151,17 @@ export function bomService(deps: Deps, { menu, inventory, purchasing }: BomNeeds
   });
 
   return {
-    /** Every live menu item (menu order) with its latest snapshot and its margin at the current price. */
-    list: (t: TenantDb): Promise<BomListEntryView[]> =>
+    /**
+     * A page (BOM_LIST_PAGE) of the live menu items (menu order) with their latest snapshot and margin at the current
+     * price, and the number of items. The page is cut after the menu's own sort; costs are read for its items only.
+     */
+    list: (t: TenantDb, query: { page?: number; limit?: number } = {}): Promise<{ entries: BomListEntryView[]; total: number }> =>
       t.run(async (tx) => {
-        const items = await menu.listItems(tx);
+        const { rows: items, total } = slicePage(await menu.listItems(tx), pageWindow(query, BOM_LIST_PAGE));
         const ids = items.map((i) => i._id);
         const withRecipe = new Set((await inventory.recipeCostLines(tx, ids)).map((l) => l.menuItemId));
         const latest = await q.latestOf(tx.db, tx.tenantId, ids);
-        return items.map((i) => {
+        const entries = items.map((i): BomListEntryView => {
           const s = latest.get(i._id);
           return {
             menuItemId: i._id,
@@ -175,6 +180,7 @@ export function bomService(deps: Deps, { menu, inventory, purchasing }: BomNeeds
             marginPercent: s ? marginPercent(i.price, s.totalCents) : null,
           };
         });
+        return { entries, total };
       }),
 
     /** A dish's cost sheet now: its recipe at current costs, its indirect costs, its latest snapshot. 404: not a live menu item of the tenant. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { newId } from '../../db/ids.js';
 import { branchStock, inventoryItems, type StockUnit } from '../../db/schema/inventory.js';
@@ -49,18 +49,32 @@ export async function findLiveItem(db: Db, tenantId: string, itemId: string) {
  * Rows of live items, by PDV and item: within `pdvIds` (null: every PDV), of one PDV or one item when
  * asked, and only those at or below a set minimum when `low`.
  */
-export function listRows(db: Db, tenantId: string, f: { pdvIds: string[] | null; pdv?: string; item?: string; low?: boolean }): Promise<StockRowWithItem[]> {
+export async function listRows(
+  db: Db,
+  tenantId: string,
+  f: { pdvIds: string[] | null; pdv?: string; item?: string; low?: boolean },
+  page: { offset: number; limit: number; pdvOrder: string[] },
+): Promise<{ rows: StockRowWithItem[]; total: number }> {
   const where: (SQL | undefined)[] = [eq(branchStock.tenantId, tenantId), isNull(inventoryItems.deletedAt)];
   if (f.pdvIds) where.push(f.pdvIds.length ? inArray(branchStock.pdvId, f.pdvIds) : sql`false`);
   if (f.pdv) where.push(eq(branchStock.pdvId, f.pdv));
   if (f.item) where.push(eq(branchStock.itemId, f.item));
   if (f.low) where.push(isNotNull(branchStock.minMilli), sql`${branchStock.physicalMilli} - ${branchStock.reservedMilli} <= ${branchStock.minMilli}`);
-  return db
+  // PDVs in the order given (their names, read by the caller from the branches module), then item name, then id.
+  // (No PDV at all: no rank; a bare constant in ORDER BY would name a column.)
+  const pdvRank = page.pdvOrder.length
+    ? [asc(sql`array_position(ARRAY[${sql.join(page.pdvOrder.map((id) => sql`${id}`), sql`, `)}]::text[], ${branchStock.pdvId}::text)`)]
+    : [];
+  const rows = await db
     .select(withItem)
     .from(branchStock)
     .innerJoin(inventoryItems, itemJoin)
     .where(and(...where))
-    .orderBy(asc(branchStock.pdvId), asc(inventoryItems.name), asc(branchStock.id));
+    .orderBy(...pdvRank, asc(branchStock.pdvId), asc(inventoryItems.name), asc(branchStock.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(branchStock).innerJoin(inventoryItems, itemJoin).where(and(...where));
+  return { rows, total: total!.n };
 }
 
 /** The row of an item at a PDV (its item deleted or not), locked when `lock`; null when there is none. */

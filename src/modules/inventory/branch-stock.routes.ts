@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { TenantParams, withErrors } from '../../platform/schemas.js';
 import {
+  BRANCH_STOCK_PAGE,
+  BranchStockPageQuery,
   AdjustBranchStockBody,
   BranchStock,
   BranchStockDeleted,
@@ -34,7 +37,10 @@ export function branchStockRoutes(app: RouteApp, { inventory }: { inventory: Inv
       response: withErrors({ 200: Type.Array(BranchStock) }),
     },
     config: { auth: manageInventory },
-    handler: (req) => inventory.listBranchStock(ctxOf(req), req.query),
+    handler: async (req, reply) => {
+      const { rows, total } = await inventory.listBranchStock(ctxOf(req), req.query);
+      return sendPage(req, reply, pageWindow(req.query, BRANCH_STOCK_PAGE), total, rows);
+    },
   });
 
   app.get('/t/:slug/branch-stock/alerts', {
@@ -42,10 +48,14 @@ export function branchStockRoutes(app: RouteApp, { inventory }: { inventory: Inv
       tags,
       summary: 'Rows with a minimum set and available quantity at or below it',
       params: TenantParams,
+      querystring: BranchStockPageQuery,
       response: withErrors({ 200: Type.Array(BranchStock) }),
     },
     config: { auth: manageSettings },
-    handler: (req) => inventory.branchStockAlerts(ctxOf(req)),
+    handler: async (req, reply) => {
+      const { rows, total } = await inventory.branchStockAlerts(ctxOf(req), req.query);
+      return sendPage(req, reply, pageWindow(req.query, BRANCH_STOCK_PAGE), total, rows);
+    },
   });
 
   app.put('/t/:slug/branch-stock/:pdvId', {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { STOCK_UNITS } from '../../db/schema/inventory.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Id, Nullable, StringEnum } from '../../platform/schemas.js';
 
 /**
@@ -15,7 +16,12 @@ const Quantity = (description: string, minimum = 0) => Type.Number({ minimum, ma
 export const BranchStockParams = Type.Object({ slug: Type.String({ maxLength: 64 }), pdvId: Id });
 export const BranchStockItemParams = Type.Object({ slug: Type.String({ maxLength: 64 }), pdvId: Id, itemId: Id });
 
+/** One row per item and PDV: grows with the catalog times the PDVs; the panel lists it whole, so the default is the maximum. */
+export const BRANCH_STOCK_PAGE = pageLimits({ default: 500, maximum: 500, what: 'rows' });
+export const BranchStockPageQuery = Type.Object(pageQuery(BRANCH_STOCK_PAGE));
+
 export const BranchStockQuery = Type.Object({
+  ...pageQuery(BRANCH_STOCK_PAGE),
   pdv: Type.Optional(Id),
   item: Type.Optional(Id),
 });

@@ -2,9 +2,10 @@ import { newId } from '../../db/ids.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { BranchScope } from '../../platform/auth/guards.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import { fromMilli, hasGramPrecision, milli } from '../../platform/quantity.js';
 import * as q from './branch-stock.queries.js';
-import type { AdjustBranchStockInput, BranchStockView, TransferBranchStockInput, UpsertBranchStockInput } from './branch-stock.schemas.js';
+import { BRANCH_STOCK_PAGE, type AdjustBranchStockInput, type BranchStockView, type TransferBranchStockInput, type UpsertBranchStockInput } from './branch-stock.schemas.js';
 import type { InventoryParts } from './inventory.service.js';
 import { InsufficientStock, type StockLevel } from './stock.js';
 
@@ -58,25 +59,35 @@ export function branchStockPart({ deps, needs, core }: InventoryParts) {
   }
 
   /** The rows within the caller's PDVs, with their item and PDV. */
-  async function list(caller: BranchStockCaller, filter: { pdv?: string; item?: string; low?: boolean }) {
+  /** One page (BRANCH_STOCK_PAGE) by PDV name, item name and id, and the number of matching rows. */
+  async function list(
+    caller: BranchStockCaller,
+    filter: { pdv?: string; item?: string; low?: boolean; page?: number; limit?: number },
+  ): Promise<{ rows: BranchStockView[]; total: number }> {
     return caller.db.run(async (tx) => {
       const pdvIds = await needs.branches.pdvScope(tx, caller.branchScope);
-      const rows = await q.listRows(tx.db, tx.tenantId, { pdvIds, ...filter });
-      if (!rows.length) return [];
-      const names = new Map((await needs.branches.listPdvs(tx)).map((p) => [p._id, p.name]));
+      const pdvs = (await needs.branches.listPdvs(tx)).sort((a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id));
+      const names = new Map(pdvs.map((p) => [p._id, p.name]));
+      const window = pageWindow(filter, BRANCH_STOCK_PAGE);
+      const { rows, total } = await q.listRows(
+        tx.db,
+        tx.tenantId,
+        { pdvIds, pdv: filter.pdv, item: filter.item, low: filter.low },
+        { ...window, pdvOrder: pdvs.map((p) => p._id) },
+      );
       const views = rows.map((r) =>
         toView(r.id, { id: r.itemId, name: r.itemName, sku: r.sku, unit: r.unit }, { _id: r.pdvId, name: names.get(r.pdvId) ?? '' }, r),
       );
-      return views.sort((a, b) => a.pdv.name.localeCompare(b.pdv.name) || a.item.name.localeCompare(b.item.name) || a._id.localeCompare(b._id));
+      return { rows: views, total };
     });
   }
 
   return {
     /** GET /branch-stock: the caller's PDVs' rows, of one PDV or one item when asked (both: that pair). */
-    listBranchStock: (caller: BranchStockCaller, filter: { pdv?: string; item?: string }) => list(caller, filter),
+    listBranchStock: (caller: BranchStockCaller, filter: { pdv?: string; item?: string; page?: number; limit?: number }) => list(caller, filter),
 
     /** GET /branch-stock/alerts: rows with a minimum set and available stock at or below it. */
-    branchStockAlerts: (caller: BranchStockCaller) => list(caller, { low: true }),
+    branchStockAlerts: (caller: BranchStockCaller, query: { page?: number; limit?: number } = {}) => list(caller, { ...query, low: true }),
 
     /**
      * PUT /branch-stock/:pdvId: sets the counted physical stock of an item at a PDV, creating its row

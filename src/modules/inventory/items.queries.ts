@@ -14,18 +14,26 @@ function atPlaces(pdv: AnyPgColumn, pdvIds: string[] | null): SQL | undefined {
 
 const live = (tenantId: string) => and(eq(inventoryItems.tenantId, tenantId), isNull(inventoryItems.deletedAt));
 
+const itemsWhere = (tenantId: string, filter: { status?: ItemStatus; ean?: string }) =>
+  and(live(tenantId), filter.status ? eq(inventoryItems.status, filter.status) : undefined, filter.ean ? eq(inventoryItems.ean, filter.ean) : undefined);
+
+/** Every live item by name, for other modules' computations (purchasing, predictions). */
 export function listItems(db: Db, tenantId: string, filter: { status?: ItemStatus; ean?: string }) {
-  return db
+  return db.select().from(inventoryItems).where(itemsWhere(tenantId, filter)).orderBy(asc(inventoryItems.name), asc(inventoryItems.id));
+}
+
+/** One page of the live catalog by name (the id breaks ties), and the number of matching items. */
+export async function listItemsPage(db: Db, tenantId: string, filter: { status?: ItemStatus; ean?: string }, page: { offset: number; limit: number }) {
+  const where = itemsWhere(tenantId, filter);
+  const rows = await db
     .select()
     .from(inventoryItems)
-    .where(
-      and(
-        live(tenantId),
-        filter.status ? eq(inventoryItems.status, filter.status) : undefined,
-        filter.ean ? eq(inventoryItems.ean, filter.ean) : undefined,
-      ),
-    )
-    .orderBy(asc(inventoryItems.name), asc(inventoryItems.id));
+    .where(where)
+    .orderBy(asc(inventoryItems.name), asc(inventoryItems.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(inventoryItems).where(where);
+  return { rows, total: total!.n };
 }
 
 export async function insertItem(db: Db, row: typeof inventoryItems.$inferInsert) {
@@ -181,4 +189,13 @@ export async function renameOpenAlerts(db: Db, tenantId: string, itemId: string,
     .update(stockAlerts)
     .set({ itemName: name })
     .where(and(eq(stockAlerts.tenantId, tenantId), eq(stockAlerts.itemId, itemId), isNull(stockAlerts.resolvedAt)));
+}
+
+/** One movement of an item by id. */
+export async function findMovement(db: Db, tenantId: string, itemId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(inventoryMovements)
+    .where(and(eq(inventoryMovements.tenantId, tenantId), eq(inventoryMovements.itemId, itemId), eq(inventoryMovements.id, id)));
+  return row ?? null;
 }

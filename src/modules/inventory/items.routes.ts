@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
-import { NoContent, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
+import { sendIdempotent, type Idempotency } from '../../platform/idempotency.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
+import { IdempotencyHeaders, NoContent, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import type { InventoryCaller } from './items.service.js';
 import {
@@ -13,6 +15,7 @@ import {
   InventoryItem,
   InventoryMovement,
   InventoryStats,
+  ITEMS_PAGE,
   ListItemsQuery,
   ListMovementsQuery,
   MovementBody,
@@ -31,7 +34,7 @@ const manageSettings = { permission: 'ManageSettings' } as const;
 const callerOf = (req: FastifyRequest): InventoryCaller => ({ userId: ctxOf(req).user.id, branchScope: ctxOf(req).branchScope });
 
 /** Spec 4.8: the catalog, its movements, stats, expiration and low-stock alerts. */
-export function itemsRoutes(app: RouteApp, { inventory }: { inventory: InventoryService }) {
+export function itemsRoutes(app: RouteApp, { inventory, idempotency }: { inventory: InventoryService; idempotency: Idempotency }) {
   app.get(BASE, {
     schema: {
       tags,
@@ -41,7 +44,10 @@ export function itemsRoutes(app: RouteApp, { inventory }: { inventory: Inventory
       response: withErrors({ 200: Type.Array(InventoryItem) }),
     },
     config: { auth: manageInventory },
-    handler: (req) => inventory.listItems(ctxOf(req).db, req.query),
+    handler: async (req, reply) => {
+      const { items, total } = await inventory.listItemsPage(ctxOf(req).db, req.query);
+      return sendPage(req, reply, pageWindow(req.query, ITEMS_PAGE), total, items);
+    },
   });
 
   app.post(BASE, {
@@ -87,11 +93,23 @@ export function itemsRoutes(app: RouteApp, { inventory }: { inventory: Inventory
       tags,
       summary: 'Record a movement of the catalog stock: entry, exit (409 insufficient_stock), adjustment (the count), reservation (hold or return)',
       params: TenantIdParams,
+      headers: IdempotencyHeaders,
       body: MovementBody,
-      response: withErrors({ 201: InventoryMovement }, [400, 401, 403, 404, 409]),
+      response: withErrors({ 201: InventoryMovement }, [400, 401, 403, 404, 409, 422]),
     },
     config: { auth: manageInventory },
-    handler: async (req, reply) => reply.code(201).send(await inventory.addMovement(ctxOf(req).db, callerOf(req), req.params.id, req.body)),
+    handler: async (req, reply) => {
+      const ctx = ctxOf(req);
+      const { id } = req.params;
+      const result = await idempotency.run(
+        `${ctx.tenantId}:inventory.movement:${id}`,
+        req.headers['idempotency-key'],
+        { user: ctx.user.id, body: req.body },
+        async (claimKey) => ({ status: 201, body: await inventory.addMovement(ctx.db, callerOf(req), id, req.body, claimKey) }),
+        async (movementId) => ({ status: 201, body: await inventory.movement(ctx.db, id, movementId) }),
+      );
+      return sendIdempotent(reply, result);
+    },
   });
 
   app.get(`${BASE}/:id/movements`, {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ITEM_STATUSES, MOVEMENT_REASONS, MOVEMENT_TYPES, STOCK_UNITS } from '../../db/schema/inventory.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, CalendarDate, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /**
@@ -40,7 +41,11 @@ export const InventoryItem = Type.Object(
   { $id: 'InventoryItem' },
 );
 
+/** The catalog grows with the business; the panel and scanners expect every item, so the default is the maximum. */
+export const ITEMS_PAGE = pageLimits({ default: 500, maximum: 500, what: 'items' });
+
 export const ListItemsQuery = Type.Object({
+  ...pageQuery(ITEMS_PAGE),
   status: Type.Optional(StringEnum(ITEM_STATUSES, { description: 'only items with this status' })),
   ean: Type.Optional(Type.String({ pattern: '^[0-9]{8,14}$', description: 'the item with this barcode (a scanner)' })),
 });

@@ -3,22 +3,25 @@ import type { InventoryItemRow, MovementReason, MovementType, StockAlertRow } fr
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { BranchScope } from '../../platform/auth/guards.js';
 import { Conflict, Forbidden, Invalid, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
+import type { ClaimKey } from '../../platform/idempotency.js';
 import { fromMilli, hasGramPrecision, milli } from '../../platform/quantity.js';
 import { addDays, localDate } from '../../platform/time.js';
 import type { InventoryParts } from './inventory.service.js';
 import * as q from './items.queries.js';
-import type {
-  CreateItemInput,
-  ExpirationAlertsView,
-  ExpiringItemView,
-  InventoryItemView,
-  InventoryStatsView,
-  ListItemsInput,
-  ListMovementsInput,
-  MovementInput,
-  MovementPageView,
-  StockAlertView,
-  UpdateItemInput,
+import {
+  ITEMS_PAGE,
+  type CreateItemInput,
+  type ExpirationAlertsView,
+  type ExpiringItemView,
+  type InventoryItemView,
+  type InventoryStatsView,
+  type ListItemsInput,
+  type ListMovementsInput,
+  type MovementInput,
+  type MovementPageView,
+  type StockAlertView,
+  type UpdateItemInput,
 } from './items.schemas.js';
 import { toMovementView, type StockLevel } from './stock.js';
 import { validEan } from './units.js';
@@ -121,8 +124,15 @@ export function itemsPart({ deps, needs, core }: InventoryParts) {
 
   return {
     /** Live items by name; `status` and `ean` filter. */
-    listItems: (t: TenantDb, filter: ListItemsInput): Promise<InventoryItemView[]> =>
+    listItems: (t: TenantDb, filter: Omit<ListItemsInput, 'page' | 'limit'>): Promise<InventoryItemView[]> =>
       t.run(async (tx) => (await q.listItems(tx.db, tx.tenantId, filter)).map(toItemView)),
+
+    /** One page of the catalog (`page`, `limit`: ITEMS_PAGE) and the number of matching items. */
+    listItemsPage: (t: TenantDb, filter: ListItemsInput): Promise<{ items: InventoryItemView[]; total: number }> =>
+      t.run(async (tx) => {
+        const { rows, total } = await q.listItemsPage(tx.db, tx.tenantId, filter, pageWindow(filter, ITEMS_PAGE));
+        return { items: rows.map(toItemView), total };
+      }),
 
     /**
      * Creates an item. An opening `currentStock` above 0 is an `entry` movement (reason `adjustment`,
@@ -245,7 +255,7 @@ export function itemsPart({ deps, needs, core }: InventoryParts) {
      * (never the reserved stock; 409 `insufficient_stock`), adjustment sets the counted stock, reservation
      * holds (sale, production) or releases (return) stock; transfer is the branch-stock route's.
      */
-    addMovement: (t: TenantDb, caller: InventoryCaller, itemId: string, input: MovementInput) =>
+    addMovement: (t: TenantDb, caller: InventoryCaller, itemId: string, input: MovementInput, claimKey?: ClaimKey) =>
       t.run(async (tx) => {
         if (input.type === 'transfer') throw new Invalid('type', 'transfers move stock between PDVs: use POST /branch-stock/transfer');
         const allowed = MOVEMENT_PAIRS[input.type];
@@ -259,7 +269,9 @@ export function itemsPart({ deps, needs, core }: InventoryParts) {
         const common = { itemId, pdvId: null, notes: input.notes ?? null, userId: caller.userId };
         if (input.type === 'reservation') {
           const delta = input.reason === 'return' ? -quantity : quantity;
-          return toMovementView((await core.reserve(tx, { ...common, reason: input.reason, delta })).movement);
+          const { movement } = await core.reserve(tx, { ...common, reason: input.reason, delta });
+          await claimKey?.(tx.db, movement.id, 201);
+          return toMovementView(movement);
         }
         const { movement } = await core.change(tx, {
           ...common,
@@ -269,7 +281,16 @@ export function itemsPart({ deps, needs, core }: InventoryParts) {
           unitCostCents: input.unitCost ?? null,
           keepReserved: true,
         });
+        await claimKey?.(tx.db, movement.id, 201);
         return toMovementView(movement);
+      }),
+
+    /** Movement `id` of an item (an idempotent retry whose first answer was lost). */
+    movement: (t: TenantDb, itemId: string, id: string) =>
+      t.run(async (tx) => {
+        const row = await q.findMovement(tx.db, tx.tenantId, itemId, id);
+        if (!row) throw new NotFound('Movement');
+        return toMovementView(row);
       }),
 
     /** The item's movements, newest first, a page at a time; a branch-scoped caller sees the catalog's and their PDVs'. */

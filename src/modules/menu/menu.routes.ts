@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
 import { NotModified, sendCached } from '../../platform/http-cache.js';
+import { pageWindow, sendPage, slicePage } from '../../platform/pagination.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
+  MENU_ITEMS_PAGE,
   AdminItemsQuery,
   CreateCategoryBody,
   CreateItemBody,
@@ -116,7 +118,11 @@ export function menuRoutes(app: RouteApp, { menu }: { menu: MenuService }) {
     },
     // Any member of the tenant.
     config: { auth: {} },
-    handler: (req) => menu.listItems(ctxOf(req).db, req.query),
+    handler: async (req, reply) => {
+      const window = pageWindow(req.query, MENU_ITEMS_PAGE);
+      const { rows, total } = slicePage(await menu.listItems(ctxOf(req).db, req.query), window);
+      return sendPage(req, reply, window, total, rows);
+    },
   });
 
   // ---- categories

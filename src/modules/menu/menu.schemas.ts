@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { QUANTITY_UNITS, STOCK_UNITS } from '../../db/schema/inventory.js';
 import { KITCHEN_STATIONS, MENU_UNITS, MODIFIER_GROUP_TYPES } from '../../db/schema/menu.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /** Highest price a menu item may have: R$ 100.000,00. */
@@ -216,10 +217,17 @@ export const PublicItemsQuery = Type.Object({
   category: Type.Optional(Id),
 });
 
+/**
+ * Menu items: hundreds for a restaurant, a few thousand for a market. Sorted in code with a locale collator, so a page
+ * is cut after the sort (slicePage). The panel expects the whole menu: the default is the maximum.
+ */
+export const MENU_ITEMS_PAGE = pageLimits({ default: 1000, maximum: 1000, what: 'items' });
+
 export const AdminItemsQuery = Type.Object({
   category: Type.Optional(Id),
   isAvailable: Type.Optional(Type.Boolean()),
   isActive: Type.Optional(Type.Boolean()),
+  ...pageQuery(MENU_ITEMS_PAGE),
 });
 
 export const Deleted = Type.Object({ deleted: Type.Boolean() });

@@ -339,9 +339,7 @@ export const Receipt = Type.Object({
 });
 
 /** `Idempotency-Key` of the routes that create orders (the key's own rules are checked by `platform/idempotency.ts`). */
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'retry-safe key: the same key and body within 24 h return the first answer' })),
-});
+export { IdempotencyHeaders } from '../../platform/schemas.js';
 
 export const OrderNumberParams = Type.Object({ ...TenantParams.properties, number: Type.String({ pattern: '^[0-9]{8}-[0-9a-f]{4,10}$' }) });
 export const TableIdParams = Type.Object({ ...TenantParams.properties, tableId: Id });

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { purchaseOrderCounters, purchaseOrders, suppliers, type PurchaseOrderRow, type PurchaseOrderStatus } from '../../db/schema/purchasing.js';
 
@@ -19,11 +19,21 @@ const joined = (db: Db) =>
     .from(purchaseOrders)
     .leftJoin(suppliers, and(eq(suppliers.tenantId, purchaseOrders.tenantId), eq(suppliers.id, purchaseOrders.supplierId)));
 
-/** Orders newest first, with their supplier; `status` filters. */
-export async function listOrders(db: Db, tenantId: string, filter: { status?: PurchaseOrderStatus }): Promise<OrderWithSupplier[]> {
-  return joined(db)
-    .where(and(eq(purchaseOrders.tenantId, tenantId), filter.status ? eq(purchaseOrders.status, filter.status) : undefined))
-    .orderBy(desc(purchaseOrders.createdAt), desc(purchaseOrders.orderNumber));
+/** One page of the orders newest first (the id breaks ties), with their supplier; `status` filters. And the number of matching orders. */
+export async function listOrders(
+  db: Db,
+  tenantId: string,
+  filter: { status?: PurchaseOrderStatus },
+  page: { offset: number; limit: number },
+): Promise<{ rows: OrderWithSupplier[]; total: number }> {
+  const where = and(eq(purchaseOrders.tenantId, tenantId), filter.status ? eq(purchaseOrders.status, filter.status) : undefined);
+  const rows = await joined(db)
+    .where(where)
+    .orderBy(desc(purchaseOrders.createdAt), desc(purchaseOrders.orderNumber), desc(purchaseOrders.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(purchaseOrders).where(where);
+  return { rows, total: total!.n };
 }
 
 export async function findOrder(db: Db, tenantId: string, id: string): Promise<OrderWithSupplier | null> {

@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { NoContent, Nullable, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
-import { CreateOrderBody, GenerateOrderBody, ListOrdersQuery, PurchaseOrder, ReceiveBody, UpdateOrderBody } from './orders.schemas.js';
+import { CreateOrderBody, GenerateOrderBody, ListOrdersQuery, PURCHASE_ORDERS_PAGE, PurchaseOrder, ReceiveBody, UpdateOrderBody } from './orders.schemas.js';
 import type { OrdersCaller } from './orders.service.js';
 import type { PurchasingService } from './purchasing.service.js';
 import { purchasingAdmin, suppliersRoutes } from './suppliers.routes.js';
@@ -27,7 +28,10 @@ export function ordersRoutes(app: RouteApp, services: { purchasing: PurchasingSe
       response: withErrors({ 200: Type.Array(PurchaseOrder) }),
     },
     config: { auth: purchasingAdmin },
-    handler: (req) => purchasing.listPurchaseOrders(ctxOf(req).db, req.query),
+    handler: async (req, reply) => {
+      const { orders, total } = await purchasing.listPurchaseOrders(ctxOf(req).db, req.query);
+      return sendPage(req, reply, pageWindow(req.query, PURCHASE_ORDERS_PAGE), total, orders);
+    },
   });
 
   app.get(`${BASE}/:id`, {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PURCHASE_ORDER_STATUSES } from '../../db/schema/purchasing.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, CalendarDate, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 /**
@@ -42,7 +43,11 @@ export const PurchaseOrder = Type.Object(
 );
 export type PurchaseOrderView = Static<typeof PurchaseOrder>;
 
+/** Purchase orders grow every week; the panel lists them whole today, so the default is the maximum. */
+export const PURCHASE_ORDERS_PAGE = pageLimits({ default: 500, maximum: 500, what: 'purchase orders' });
+
 export const ListOrdersQuery = Type.Object({
+  ...pageQuery(PURCHASE_ORDERS_PAGE),
   status: Type.Optional(StringEnum(PURCHASE_ORDER_STATUSES, { description: 'only orders with this status' })),
 });
 

@@ -2,11 +2,12 @@ import { newId } from '../../db/ids.js';
 import type { PurchaseOrderLine, PurchaseOrderRow, PurchaseOrderStatus, SupplierRow } from '../../db/schema/purchasing.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import { fromMilli, hasGramPrecision, milli } from '../../platform/quantity.js';
 import { DEFAULT_TIMEZONE, localDate } from '../../platform/time.js';
 import { costOf } from '../inventory/index.js';
 import * as q from './orders.queries.js';
-import type { CreateOrderInput, GenerateOrderInput, PurchaseOrderView, ReceiveInput, UpdateOrderInput } from './orders.schemas.js';
+import { PURCHASE_ORDERS_PAGE, type CreateOrderInput, type GenerateOrderInput, type PurchaseOrderView, type ReceiveInput, type UpdateOrderInput } from './orders.schemas.js';
 import type { PurchasingParts } from './purchasing.service.js';
 import * as sq from './suppliers.queries.js';
 import { formatCnpj, suppliersPart } from './suppliers.service.js';
@@ -160,8 +161,14 @@ export function ordersPart(parts: PurchasingParts) {
     createDraftPurchaseOrder,
 
     /** Orders newest first with their supplier; `status` filters. */
-    listPurchaseOrders: (t: TenantDb, filter: { status?: PurchaseOrderStatus }): Promise<PurchaseOrderView[]> =>
-      t.run(async (tx) => (await q.listOrders(tx.db, tx.tenantId, filter)).map((r) => toOrderView(r.order, r.supplier))),
+    listPurchaseOrders: (
+      t: TenantDb,
+      filter: { status?: PurchaseOrderStatus; page?: number; limit?: number },
+    ): Promise<{ orders: PurchaseOrderView[]; total: number }> =>
+      t.run(async (tx) => {
+        const { rows, total } = await q.listOrders(tx.db, tx.tenantId, filter, pageWindow(filter, PURCHASE_ORDERS_PAGE));
+        return { orders: rows.map((r) => toOrderView(r.order, r.supplier)), total };
+      }),
 
     getPurchaseOrder: (t: TenantDb, id: string): Promise<PurchaseOrderView> => t.run((tx) => viewOf(tx, id)),
 

@@ -2,12 +2,12 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { purchaseOrders, suppliers, type SupplierRow } from '../../db/schema/purchasing.js';
 
-export function listSuppliers(db: Db, tenantId: string, filter: { active?: boolean }) {
-  return db
-    .select()
-    .from(suppliers)
-    .where(and(eq(suppliers.tenantId, tenantId), filter.active === undefined ? undefined : eq(suppliers.active, filter.active)))
-    .orderBy(asc(suppliers.name), asc(suppliers.id));
+/** One page of the suppliers by name (the id breaks ties), and the number of matching suppliers. */
+export async function listSuppliers(db: Db, tenantId: string, filter: { active?: boolean }, page: { offset: number; limit: number }) {
+  const where = and(eq(suppliers.tenantId, tenantId), filter.active === undefined ? undefined : eq(suppliers.active, filter.active));
+  const rows = await db.select().from(suppliers).where(where).orderBy(asc(suppliers.name), asc(suppliers.id)).limit(page.limit).offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(suppliers).where(where);
+  return { rows, total: total!.n };
 }
 
 export async function findSupplier(db: Db, tenantId: string, id: string): Promise<SupplierRow | null> {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { NoContent, TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import type { PurchasingService } from './purchasing.service.js';
-import { CreateSupplierBody, ListSuppliersQuery, Supplier, UpdateSupplierBody } from './suppliers.schemas.js';
+import { CreateSupplierBody, ListSuppliersQuery, Supplier, SUPPLIERS_PAGE, UpdateSupplierBody } from './suppliers.schemas.js';
 
 const BASE = '/t/:slug/inventory/suppliers';
 const tags = ['purchasing'];
@@ -15,7 +16,10 @@ export function suppliersRoutes(app: RouteApp, { purchasing }: { purchasing: Pur
   app.get(BASE, {
     schema: { tags, summary: 'Suppliers by name (`active` filters)', params: TenantParams, querystring: ListSuppliersQuery, response: withErrors({ 200: Type.Array(Supplier) }) },
     config: { auth: purchasingAdmin },
-    handler: (req) => purchasing.listSuppliers(ctxOf(req).db, req.query),
+    handler: async (req, reply) => {
+      const { suppliers, total } = await purchasing.listSuppliers(ctxOf(req).db, req.query);
+      return sendPage(req, reply, pageWindow(req.query, SUPPLIERS_PAGE), total, suppliers);
+    },
   });
 
   app.get(`${BASE}/:id`, {

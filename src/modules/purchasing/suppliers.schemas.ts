@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Email, Nullable, Timestamp } from '../../platform/schemas.js';
 
 /** Suppliers (spec 2 "Supplier", 4.8 `/inventory/suppliers`). */
@@ -24,7 +25,11 @@ export const Supplier = Type.Object(
 );
 export type SupplierView = Static<typeof Supplier>;
 
+/** A restaurant's suppliers: tens, at most hundreds; the panel lists them whole, so the default is the maximum. */
+export const SUPPLIERS_PAGE = pageLimits({ default: 500, maximum: 500, what: 'suppliers' });
+
 export const ListSuppliersQuery = Type.Object({
+  ...pageQuery(SUPPLIERS_PAGE),
   active: Type.Optional(Type.Boolean({ description: 'true: only active suppliers; false: only inactive ones' })),
 });
 

@@ -3,9 +3,10 @@ import type { SupplierRow } from '../../db/schema/purchasing.js';
 import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import { isValidCnpj, stripDocument } from '../../platform/br-documents.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import type { PurchasingParts } from './purchasing.service.js';
 import * as q from './suppliers.queries.js';
-import type { CreateSupplierInput, SupplierView, UpdateSupplierInput } from './suppliers.schemas.js';
+import { SUPPLIERS_PAGE, type CreateSupplierInput, type SupplierView, type UpdateSupplierInput } from './suppliers.schemas.js';
 
 /** 14 CNPJ characters as `00.000.000/0000-00`. */
 export function formatCnpj(cnpj: string): string {
@@ -49,8 +50,12 @@ async function claimCnpj(tx: TenantTx, cnpj: string, selfId: string | null) {
 export function suppliersPart({ deps }: PurchasingParts) {
   return {
     /** Suppliers by name; `active` filters. */
-    listSuppliers: (t: TenantDb, filter: { active?: boolean }): Promise<SupplierView[]> =>
-      t.run(async (tx) => (await q.listSuppliers(tx.db, tx.tenantId, filter)).map(toSupplierView)),
+    /** One page of the suppliers (SUPPLIERS_PAGE) and the number of matching suppliers. */
+    listSuppliers: (t: TenantDb, filter: { active?: boolean; page?: number; limit?: number }): Promise<{ suppliers: SupplierView[]; total: number }> =>
+      t.run(async (tx) => {
+        const { rows, total } = await q.listSuppliers(tx.db, tx.tenantId, filter, pageWindow(filter, SUPPLIERS_PAGE));
+        return { suppliers: rows.map(toSupplierView), total };
+      }),
 
     getSupplier: (t: TenantDb, id: string): Promise<SupplierView> =>
       t.run(async (tx) => {

@@ -1,21 +1,27 @@
-import { and, asc, between, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { reservations, type ReservationRow, type ReservationStatus } from '../../db/schema/tables.js';
 import { HOLDING_STATUSES } from './reservations.rules.js';
 
-export function listReservations(
+/** One page by date and time (the id breaks ties), and the number of matching reservations. */
+export async function listReservations(
   db: Db,
   tenantId: string,
   filter: { date?: string; status?: ReservationStatus },
-): Promise<ReservationRow[]> {
+  page: { offset: number; limit: number },
+): Promise<{ rows: ReservationRow[]; total: number }> {
   const where: SQL[] = [eq(reservations.tenantId, tenantId)];
   if (filter.date) where.push(eq(reservations.date, filter.date));
   if (filter.status) where.push(eq(reservations.status, filter.status));
-  return db
+  const rows = await db
     .select()
     .from(reservations)
     .where(and(...where))
-    .orderBy(asc(reservations.date), asc(reservations.time), asc(reservations.createdAt), asc(reservations.id));
+    .orderBy(asc(reservations.date), asc(reservations.time), asc(reservations.createdAt), asc(reservations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(reservations).where(and(...where));
+  return { rows, total: total!.n };
 }
 
 export async function findReservation(db: Db, tenantId: string, id: string, { lock = false } = {}): Promise<ReservationRow | null> {

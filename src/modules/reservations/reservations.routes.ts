@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf, tenantOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { onlyFor } from '../../platform/business-type.js';
 import type { Config } from '../../config.js';
 import { countAccepted, RateLimited, type RateLimiter } from '../../platform/rate-limit.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
+  RESERVATIONS_PAGE,
   CreateReservationBody,
   Reservation,
   ReservationsQuery,
@@ -39,7 +41,10 @@ export function reservationsRoutes(
     },
     config: { auth: { roles: ['admin'] } },
     onRequest: restaurantOnly,
-    handler: (req) => reservations.list(ctxOf(req).db, req.query),
+    handler: async (req, reply) => {
+      const { reservations: rows, total } = await reservations.list(ctxOf(req).db, req.query);
+      return sendPage(req, reply, pageWindow(req.query, RESERVATIONS_PAGE), total, rows);
+    },
   });
 
   app.post('/t/:slug/reservations', {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RESERVATION_STATUSES } from '../../db/schema/tables.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, CalendarDate, Email, Id, Nullable, StringEnum, Timestamp } from '../../platform/schemas.js';
 import { DEFAULT_DURATION, MAX_DURATION, MIN_DURATION } from './reservations.rules.js';
 
@@ -77,9 +78,16 @@ export const SeatReservationBody = Body({
   orderId: Type.Optional(Id),
 });
 
+/**
+ * Reservations pile up over the years; the panel asks for one date, the public API for one date or all. The default is
+ * the maximum, so today's callers keep every row of a day; X-Total-Count shows a truncation.
+ */
+export const RESERVATIONS_PAGE = pageLimits({ default: 500, maximum: 500, what: 'reservations' });
+
 export const ReservationsQuery = Type.Object({
   date: Type.Optional(DateString),
   status: Type.Optional(ReservationStatusSchema),
+  ...pageQuery(RESERVATIONS_PAGE),
 });
 
 export type ReservationView = Static<typeof Reservation>;

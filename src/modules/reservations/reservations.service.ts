@@ -5,15 +5,17 @@ import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, NotFound } from '../../platform/domain-errors.js';
 import type { TenantRef } from '../../platform/tenancy.js';
 import type { TablesService } from '../tables/index.js';
+import { pageWindow } from '../../platform/pagination.js';
 import * as q from './reservations.queries.js';
 import { addDays, isCalendarDate } from '../../platform/time.js';
 import { canMove, DEFAULT_DURATION, isHolding, overlaps, slotInPast } from './reservations.rules.js';
-import type {
-  CreateReservationInput,
-  ReservationsFilter,
-  ReservationView,
-  SeatReservationInput,
-  UpdateReservationInput,
+import {
+  RESERVATIONS_PAGE,
+  type CreateReservationInput,
+  type ReservationsFilter,
+  type ReservationView,
+  type SeatReservationInput,
+  type UpdateReservationInput,
 } from './reservations.schemas.js';
 
 export function toReservationView(r: ReservationRow): ReservationView {
@@ -162,9 +164,13 @@ export function reservationsService({ clock }: Deps, tables: TablesService) {
   });
 
   return {
-    async list(t: TenantDb, filter: ReservationsFilter = {}): Promise<ReservationView[]> {
+    /** One page (RESERVATIONS_PAGE) by date and time, and the number of matching reservations. */
+    async list(t: TenantDb, filter: ReservationsFilter = {}): Promise<{ reservations: ReservationView[]; total: number }> {
       if (filter.date && !isCalendarDate(filter.date)) throw new Invalid('date', `${filter.date} is not a real calendar date`);
-      return t.run(async (tx) => (await q.listReservations(tx.db, tx.tenantId, filter)).map(toReservationView));
+      return t.run(async (tx) => {
+        const { rows, total } = await q.listReservations(tx.db, tx.tenantId, filter, pageWindow(filter, RESERVATIONS_PAGE));
+        return { reservations: rows.map(toReservationView), total };
+      });
     },
 
     /**

@@ -170,7 +170,7 @@ describe('POST /t/:slug/reservations with RESERVATION_RATE_LIMIT', () => {
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     // Nothing was created by the refused request.
     const tenant = await limited.app.services.tenants.findBySlug(slug);
-    expect(await limited.app.services.reservations.list(limited.app.deps.tenantDb(tenant!.id))).toHaveLength(3);
+    expect((await limited.app.services.reservations.list(limited.app.deps.tenantDb(tenant!.id))).reservations).toHaveLength(3);
 
     // The window rolls: after Retry-After the client may book again.
     limited.clock.advance(retryAfter * 1000);
@@ -351,7 +351,7 @@ describe('PUT and DELETE /t/:slug/reservations/:id', () => {
       expect((await t.app.inject({ method, url, payload })).statusCode).toBe(401);
       expect((await t.app.inject({ method, url, payload, headers: accountant.headers })).statusCode).toBe(403);
     }
-    expect((await t.app.services.reservations.list(t.app.deps.tenantDb(tenant._id)))[0].status).toBe('pending');
+    expect((await t.app.services.reservations.list(t.app.deps.tenantDb(tenant._id))).reservations[0]!.status).toBe('pending');
   });
 
   it("answers 404 for another tenant's reservation and leaves it untouched", async () => {

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, not, sql } from 'drizzle-orm';
+import { asc, count, eq, inArray, not, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { tenants, type TenantRow } from '../../db/schema/tenants.js';
 
@@ -6,6 +6,13 @@ export type TenantPatch = Partial<typeof tenants.$inferInsert>;
 
 export function listTenants(db: Db) {
   return db.select().from(tenants).orderBy(asc(tenants.createdAt), asc(tenants.id));
+}
+
+/** One page of the tenants, oldest first (the id breaks ties), and their number. */
+export async function listTenantsPage(db: Db, page: { offset: number; limit: number }) {
+  const rows = await db.select().from(tenants).orderBy(asc(tenants.createdAt), asc(tenants.id)).limit(page.limit).offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(tenants);
+  return { rows, total: total!.n };
 }
 
 export async function findTenant(db: Db, id: string): Promise<TenantRow | null> {

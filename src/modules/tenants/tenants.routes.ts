@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf, principalOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { IdParams, TenantParams, withErrors } from '../../platform/schemas.js';
 import {
+  TENANTS_PAGE,
+  TenantsQuery,
   CreateTenantBody,
   Tenant,
   TenantConfigBody,
@@ -19,11 +22,15 @@ export function tenantsRoutes(app: RouteApp, { tenants }: { tenants: TenantsServ
   app.get('/api/superadmin/tenants', {
     schema: {
       tags: ['superadmin'],
-      summary: 'All tenants',
-      response: withErrors({ 200: Type.Array(TenantSummary) }, [401, 403]),
+      summary: 'All tenants, oldest first (`page`, `limit`; X-Total-Count)',
+      querystring: TenantsQuery,
+      response: withErrors({ 200: Type.Array(TenantSummary) }, [400, 401, 403]),
     },
     config: { auth: superadmin },
-    handler: () => tenants.list(),
+    handler: async (req, reply) => {
+      const { tenants: rows, total } = await tenants.listPage(req.query);
+      return sendPage(req, reply, pageWindow(req.query, TENANTS_PAGE), total, rows);
+    },
   });
 
   app.post('/api/superadmin/tenants', {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UFS } from '../../platform/br-documents.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Email, Nullable, Slug, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const PLANS = ['free', 'basic', 'premium'] as const;
@@ -154,3 +155,7 @@ export type CreateTenantInput = Static<typeof CreateTenantBody>;
 export type UpdateTenantInput = Static<typeof UpdateTenantBody>;
 export type TenantConfigInput = Static<typeof TenantConfigBody>;
 export type TenantView = Static<typeof Tenant>;
+
+/** Every tenant of the platform: grows with the business; the superadmin page lists them whole today, so the default is the maximum. */
+export const TENANTS_PAGE = pageLimits({ default: 500, maximum: 500, what: 'tenants' });
+export const TenantsQuery = Type.Object(pageQuery(TENANTS_PAGE));

@@ -5,12 +5,14 @@ import { isValidCnpj, stripDocument } from '../../platform/br-documents.js';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Invalid, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import { parsePixKey } from '../../platform/pix/pix-key.js';
 import { isTimeZone } from '../../platform/time.js';
 import type { AuditService } from '../audit/index.js';
 import * as q from './tenants.queries.js';
 import type { TenantPatch } from './tenants.queries.js';
 import {
+  TENANTS_PAGE,
   CRT_CODES,
   TenantConfigBody,
   type CreateTenantInput,
@@ -151,6 +153,12 @@ export function tenantsService({ db, config, tenants: resolver, tenantDb }: Deps
   return {
     async list() {
       return (await q.listTenants(db)).map(toTenantView);
+    },
+
+    /** One page (TENANTS_PAGE) of the tenants, oldest first, and their number (the superadmin's list). */
+    async listPage(query: { page?: number; limit?: number } = {}) {
+      const { rows, total } = await q.listTenantsPage(db, pageWindow(query, TENANTS_PAGE));
+      return { tenants: rows.map(toTenantView), total };
     },
 
     async create(input: CreateTenantInput): Promise<TenantView> {

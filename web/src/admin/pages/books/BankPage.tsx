@@ -6,6 +6,7 @@ import { session } from '../../session.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
 import { formatDay } from '../../ui/format.js';
+import { callPage } from '../../ui/list-page.js';
 import { Pager } from '../../ui/Pager.js';
 import { errorText, Loading, money, Status, useLoad } from './common.js';
 import { s } from './strings.js';
@@ -37,9 +38,13 @@ export default function BankPage({ slug }: PageProps) {
   const lines = useLoad(
     () =>
       account
-        ? call(api.GET('/t/{slug}/accounting/bank/{id}/statement', { params: { path: { slug, id: account._id }, query: status ? { status } : {} } }))
+        ? callPage(
+            api.GET('/t/{slug}/accounting/bank/{id}/statement', {
+              params: { path: { slug, id: account._id }, query: { ...(status ? { status } : {}), page, limit: LIMIT } },
+            }),
+          )
         : Promise.resolve(null),
-    [slug, account?._id, status],
+    [slug, account?._id, status, page],
   );
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -128,8 +133,9 @@ export default function BankPage({ slug }: PageProps) {
     });
   }
 
-  const all = lines.data ?? [];
-  const rows = all.slice((page - 1) * LIMIT, page * LIMIT);
+  // The API pages the statement (`page`, `limit`; the number of lines in X-Total-Count).
+  const rows = lines.data?.rows ?? [];
+  const total = lines.data?.total ?? 0;
   return (
     <>
       <h1>{s.bank.title}</h1>
@@ -204,7 +210,7 @@ export default function BankPage({ slug }: PageProps) {
         </div>
       )}
       <Loading loading={lines.loading && !lines.data && !!account} error={lines.error} />
-      {lines.data && all.length === 0 && <p class="empty">{s.bank.empty}</p>}
+      {lines.data && total === 0 && <p class="empty">{s.bank.empty}</p>}
       {rows.length > 0 && (
         <div class="books-scroll" tabIndex={0} role="region" aria-label={s.scrollTable}>
           <table class="data">
@@ -277,7 +283,7 @@ export default function BankPage({ slug }: PageProps) {
           </table>
         </div>
       )}
-      <Pager page={page} total={all.length} limit={LIMIT} onPage={setPage} />
+      <Pager page={page} total={total} limit={LIMIT} onPage={setPage} />
     </>
   );
 }

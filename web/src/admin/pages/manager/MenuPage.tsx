@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { formatMoney } from '../../ui/format.js';
+import { callAll } from '../../ui/list-page.js';
 import { Pager } from '../../ui/Pager.js';
 import type { PageProps } from '../../types.js';
 import { errorText, Status, useIds } from './common.js';
@@ -34,7 +35,7 @@ export default function MenuPage({ slug, role }: PageProps) {
     try {
       const [cats, its, grs] = await Promise.all([
         call(api.GET('/t/{slug}/admin/menu/categories', { params: { path } })),
-        call(api.GET('/t/{slug}/admin/menu/items', { params: { path, query: {} } })),
+        callAll((page) => api.GET('/t/{slug}/admin/menu/items', { params: { path, query: { page } } })),
         call(api.GET('/t/{slug}/menu/modifier-groups', { params: { path } })),
       ]);
       const sorted = [...cats].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));

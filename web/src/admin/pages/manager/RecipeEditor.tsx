@@ -1,6 +1,7 @@
 /** The recipe lines of a menu item (the inventory's ProductIngredient): list, add, remove. Admins only (the API's rule). */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
+import { callAll } from '../../ui/list-page.js';
 import { Field } from '../../ui/Field.js';
 import { apiField, errorText, Status, useIds } from './common.js';
 import { strings as t } from './strings.js';
@@ -24,7 +25,7 @@ export function RecipeEditor({ slug, item }: { slug: string; item: AdminItem }) 
     const path = { slug };
     Promise.all([
       call(api.GET('/t/{slug}/inventory/ingredients', { params: { path, query: { menuItemId: item._id } } })),
-      call(api.GET('/t/{slug}/inventory', { params: { path, query: {} } })),
+      callAll((page) => api.GET('/t/{slug}/inventory', { params: { path, query: { page } } })),
     ])
       .then(([l, s]) => {
         setLines(l);

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field } from '../../ui/Field.js';
 import { formatDay, today } from '../../ui/format.js';
+import { callAll } from '../../ui/list-page.js';
 import { Pager } from '../../ui/Pager.js';
 import type { PageProps } from '../../types.js';
 import { apiField, errorText, Status, useIds } from './common.js';
@@ -29,7 +30,7 @@ export default function ReservationsPage({ slug }: PageProps) {
       return setStatus({ text: t.pastDay, error: true });
     }
     try {
-      const rows = await call(api.GET('/t/{slug}/reservations', { params: { path: { slug }, query: { date: d } } }));
+      const rows = await callAll((page) => api.GET('/t/{slug}/reservations', { params: { path: { slug }, query: { date: d, page } } }));
       setList(rows.filter((r) => r.date === d).sort((a, b) => a.time.localeCompare(b.time)));
       setStatus({ text: '' });
     } catch (err) {

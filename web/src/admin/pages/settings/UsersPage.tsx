@@ -1,6 +1,7 @@
 /** Users and roles (admin): the tenant's members, add one with a role and PDV / branch assignments, change, remove. */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
+import { callPage, ShowingOf } from '../../ui/list-page.js';
 import type { paths } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
@@ -187,6 +188,7 @@ function UserForm({ slug, user, places, onDone, onCancel }: { slug: string; user
 
 export default function UsersPage({ slug }: PageProps) {
   const [users, setUsers] = useState<User[] | null>(null);
+  const [total, setTotal] = useState(0);
   const [places, setPlaces] = useState<Place[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [page, setPage] = useState(1);
@@ -195,8 +197,9 @@ export default function UsersPage({ slug }: PageProps) {
   const [notice, setNotice] = useState<string | null>(null);
 
   const load = () =>
-    call(api.GET('/t/{slug}/users', { params: { path: { slug } } }))
-      .then((u) => {
+    callPage(api.GET('/t/{slug}/users', { params: { path: { slug } } }))
+      .then(({ rows: u, total }) => {
+        setTotal(total);
         setUsers(u.sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')));
         setError(null);
       })
@@ -305,6 +308,7 @@ export default function UsersPage({ slug }: PageProps) {
         </div>
       )}
       <Pager page={page} total={users?.length ?? 0} limit={LIMIT} onPage={setPage} />
+      <ShowingOf shown={users?.length ?? 0} total={total} />
       <Dialog open={editing !== null} title={editing ? s.editUser(editing.name) : ''} onClose={() => setEditing(null)}>
         {editing && (
           <UserForm

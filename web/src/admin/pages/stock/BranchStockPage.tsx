@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../../shared/api.js';
 import { api, call } from '../../api/client.js';
+import { callAll, callPage, ShowingOf } from '../../ui/list-page.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
@@ -29,6 +30,7 @@ const ids = { pdv: fieldId('bs-pdv') };
 
 export default function BranchStockPage({ slug, tenant, role }: PageProps) {
   const [rows, setRows] = useState<Row[] | null>(null);
+  const [total, setTotal] = useState(0);
   const [items, setItems] = useState<Item[]>([]);
   const [pdvs, setPdvs] = useState<Pdv[]>([]);
   const [pdv, setPdv] = useState('');
@@ -38,16 +40,17 @@ export default function BranchStockPage({ slug, tenant, role }: PageProps) {
   const path = { params: { path: { slug } } };
 
   const load = () =>
-    call(api.GET('/t/{slug}/branch-stock', path))
-      .then((list) => {
+    callPage(api.GET('/t/{slug}/branch-stock', path))
+      .then(({ rows: list, total }) => {
         setRows(list as Row[]);
+        setTotal(total);
         setError(null);
       })
       .catch((err) => setError(errorText(err, s.loadFailed)));
 
   useEffect(() => {
     void load();
-    call(api.GET('/t/{slug}/inventory', path))
+    callAll((p) => api.GET('/t/{slug}/inventory', { params: { path: { slug }, query: { page: p } } }))
       .then((list) => setItems(list.sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))))
       .catch(() => {});
     // The PDV list comes from the branches (admin, branch manager); staff see the PDVs of their rows.
@@ -151,6 +154,7 @@ export default function BranchStockPage({ slug, tenant, role }: PageProps) {
             </table>
           </div>
           <Pager page={page} total={shown.length} limit={LIMIT} onPage={setPage} />
+          <ShowingOf shown={rows?.length ?? 0} total={total} />
         </>
       )}
       <div class="stock-columns">

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../../shared/api.js';
 import { api, call } from '../../api/client.js';
+import { callAll } from '../../ui/list-page.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
@@ -40,7 +41,7 @@ export default function ItemPage({ slug, role, params }: PageProps) {
   const isAdmin = role === 'admin' || role === 'superadmin';
 
   const loadItem = () =>
-    call(api.GET('/t/{slug}/inventory', { params: { path: { slug } } }))
+    callAll((p) => api.GET('/t/{slug}/inventory', { params: { path: { slug }, query: { page: p } } }))
       .then((list) => setItem(list.find((i) => i._id === id) ?? null))
       .catch((err) => setError(errorText(err, s.loadFailed)));
   const loadMoves = (p = page) =>

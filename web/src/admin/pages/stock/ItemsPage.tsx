@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
+import { callPage, ShowingOf } from '../../ui/list-page.js';
 import type { components, paths } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
@@ -26,6 +27,7 @@ const ids = { q: fieldId('stock-q'), status: fieldId('stock-status') };
 
 export default function ItemsPage({ slug, tenant, role }: PageProps) {
   const [items, setItems] = useState<Item[] | null>(null);
+  const [total, setTotal] = useState(0);
   const [stats, setStats] = useState<Stats | null>(null);
   const [alerts, setAlerts] = useState<Alert[]>([]);
   const [expiring, setExpiring] = useState<Expiring | null>(null);
@@ -39,9 +41,10 @@ export default function ItemsPage({ slug, tenant, role }: PageProps) {
   const path = { params: { path: { slug } } };
 
   const loadItems = () =>
-    call(api.GET('/t/{slug}/inventory', path))
-      .then((list) => {
+    callPage(api.GET('/t/{slug}/inventory', path))
+      .then(({ rows: list, total }) => {
         setItems(list);
+        setTotal(total);
         setError(null);
       })
       .catch((err) => setError(errorText(err, s.loadFailed)));
@@ -308,6 +311,7 @@ export default function ItemsPage({ slug, tenant, role }: PageProps) {
             </table>
           </div>
           <Pager page={page} total={shown.length} limit={LIMIT} onPage={setPage} />
+          <ShowingOf shown={items?.length ?? 0} total={total} />
         </>
       )}
     </section>

@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../../shared/api.js';
-import { api, call } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { callAll } from '../../ui/list-page.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
@@ -66,7 +67,7 @@ export default function NfeImportPage({ slug }: PageProps) {
   const [items, setItems] = useState<Item[]>([]);
 
   useEffect(() => {
-    call(api.GET('/t/{slug}/inventory', { params: { path: { slug } } }))
+    callAll((page) => api.GET('/t/{slug}/inventory', { params: { path: { slug }, query: { page } } }))
       .then((list) => setItems(list.sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))))
       .catch(() => setItems([]));
   }, [slug]);

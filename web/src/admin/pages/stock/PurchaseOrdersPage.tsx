@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../../shared/api.js';
 import { api, call } from '../../api/client.js';
+import { callAll, callPage, ShowingOf } from '../../ui/list-page.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
@@ -32,6 +33,7 @@ const ids = { status: fieldId('po-status') };
 
 export default function PurchaseOrdersPage({ slug }: PageProps) {
   const [orders, setOrders] = useState<Order[] | null>(null);
+  const [total, setTotal] = useState(0);
   const [items, setItems] = useState<Item[]>([]);
   const [suppliers, setSuppliers] = useState<Supplier[]>([]);
   const [status, setStatus] = useState<Status | ''>('');
@@ -39,20 +41,22 @@ export default function PurchaseOrdersPage({ slug }: PageProps) {
   const [creating, setCreating] = useState(false);
   const [receiving, setReceiving] = useState<Order | null>(null);
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
-  const path = { params: { path: { slug } } };
 
   const load = () =>
-    call(api.GET('/t/{slug}/inventory/purchase-orders', { params: { path: { slug }, query: status ? { status } : {} } }))
-      .then(setOrders)
+    callPage(api.GET('/t/{slug}/inventory/purchase-orders', { params: { path: { slug }, query: status ? { status } : {} } }))
+      .then(({ rows, total }) => {
+        setOrders(rows);
+        setTotal(total);
+      })
       .catch((err) => setMsg({ ok: false, text: errorText(err, s.loadFailed) }));
   useEffect(() => {
     void load();
   }, [slug, status]);
   useEffect(() => {
-    call(api.GET('/t/{slug}/inventory', path))
+    callAll((p) => api.GET('/t/{slug}/inventory', { params: { path: { slug }, query: { page: p } } }))
       .then((l) => setItems(l.filter((i) => i.status === 'active').sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))))
       .catch(() => {});
-    call(api.GET('/t/{slug}/inventory/suppliers', { params: { path: { slug }, query: { active: true } } }))
+    callAll((p) => api.GET('/t/{slug}/inventory/suppliers', { params: { path: { slug }, query: { active: true, page: p } } }))
       .then(setSuppliers)
       .catch(() => {});
   }, [slug]);
@@ -208,6 +212,7 @@ export default function PurchaseOrdersPage({ slug }: PageProps) {
             </table>
           </div>
           <Pager page={page} total={list.length} limit={LIMIT} onPage={setPage} />
+          <ShowingOf shown={orders?.length ?? 0} total={total} />
         </>
       )}
       <Suggestions slug={slug} onApproved={() => void load()} />

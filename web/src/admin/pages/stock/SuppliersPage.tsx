@@ -1,10 +1,11 @@
-/** Suppliers (admin): the list (paged here), create and edit with the API's field errors by the fields. */
+/** Suppliers (admin): the list (paged by the API: `page`, `limit`, X-Total-Count), create and edit with the API's field errors by the fields. */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../../shared/api.js';
 import { api, call } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../types.js';
 import { Field, fieldId } from '../../ui/Field.js';
+import { callPage } from '../../ui/list-page.js';
 import { Pager } from '../../ui/Pager.js';
 import { errorText } from './lib.js';
 import { s } from './strings.js';
@@ -19,15 +20,19 @@ export default function SuppliersPage({ slug }: PageProps) {
   const [list, setList] = useState<Supplier[] | null>(null);
   const [editing, setEditing] = useState<Supplier | 'new' | null>(null);
   const [page, setPage] = useState(1);
+  const [total, setTotal] = useState(0);
   const [error, setError] = useState<string | null>(null);
 
   const load = () =>
-    call(api.GET('/t/{slug}/inventory/suppliers', { params: { path: { slug } } }))
-      .then(setList)
+    callPage(api.GET('/t/{slug}/inventory/suppliers', { params: { path: { slug }, query: { page, limit: LIMIT } } }))
+      .then(({ rows, total: count }) => {
+        setList(rows);
+        setTotal(count);
+      })
       .catch((err) => setError(errorText(err, s.loadFailed)));
   useEffect(() => {
     void load();
-  }, [slug]);
+  }, [slug, page]);
 
   return (
     <section class="stock-page">
@@ -77,7 +82,7 @@ export default function SuppliersPage({ slug }: PageProps) {
                 </tr>
               </thead>
               <tbody>
-                {list.slice((page - 1) * LIMIT, page * LIMIT).map((x) => (
+                {list.map((x) => (
                   <tr key={x._id}>
                     <td>
                       {x.name}
@@ -97,7 +102,7 @@ export default function SuppliersPage({ slug }: PageProps) {
               </tbody>
             </table>
           </div>
-          <Pager page={page} total={list.length} limit={LIMIT} onPage={setPage} />
+          <Pager page={page} total={total} limit={LIMIT} onPage={setPage} />
         </>
       )}
     </section>
