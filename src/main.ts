@@ -1,20 +1,31 @@
 import { buildApp, type App } from './app.js';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
+import { startWorkerHttp, metricsPort, type WorkerHttp } from './platform/worker-http.js';
 import { seedFirstStart } from './seed.js';
 
 async function main() {
   const config = loadConfig();
+  // A worker's metrics listener (METRICS_PORT); API processes serve /metrics on their own port.
+  const workerMetricsPort = metricsPort(process.env, (message) => new ConfigError(message));
   const database = await openDatabase(config);
   const app = await buildApp({ database, config });
   // The job queue and realtime start with the app (onReady) and stop with it (preClose/onClose, see app.ts).
   if (config.role === 'worker') {
-    // Job handlers and the scheduler only: no HTTP, no seeding (an api or all process does that).
+    // Job handlers and the scheduler only: no API, no seeding (an api or all process does that); metrics and health on METRICS_PORT.
     await app.ready();
-    process.stdout.write(`\nRestaurant Operations Service worker is running (${database.kind}); job queues: ${app.jobs.workers ? 'working' : 'idle'}\n\n`);
-    handleSignals(app, database);
+    let listener: WorkerHttp | null = null;
+    if (workerMetricsPort !== null) {
+      const { host, metricsToken: token, trustProxy } = config;
+      listener = await startWorkerHttp({ port: workerMetricsPort, host, token, trustProxy, metrics: app.deps.metrics, jobs: app.jobs, log: app.log });
+    }
+    const lines = [`Restaurant Operations Service worker is running (${database.kind}); job queues: ${app.jobs.workers ? 'working' : 'idle'}`];
+    if (listener) lines.push(`  Metrics:    ${listener.url}/metrics   Health: ${listener.url}/health`);
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+    handleSignals(app, database, listener);
     return;
   }
+  if (workerMetricsPort !== null) app.log.warn('METRICS_PORT is for ROLE=worker only; this process serves /metrics on PORT');
   // Ready first: the job queue runs, so what the seed does is posted (the demo's sales reach the books).
   await app.ready();
   const logins = await seedFirstStart(database.tenant, app.services, config);
@@ -49,11 +60,11 @@ async function main() {
 }
 
 /**
- * SIGTERM/SIGINT: stop taking connections and jobs, let requests in flight end, let running jobs end
+ * SIGTERM/SIGINT: stop taking connections (a worker's metrics listener too) and jobs, let requests in flight end, let running jobs end
  * within their bound (10 s; the rest are failed so another process retries them), close realtime,
  * then the database. Over 20 s in all, the process exits anyway.
  */
-function handleSignals(app: App, database: Database) {
+function handleSignals(app: App, database: Database, listener: WorkerHttp | null = null) {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -68,6 +79,8 @@ function handleSignals(app: App, database: Database) {
     // close them as they do, or close() would wait for the client to hang up.
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
+      // A worker's metrics listener first: a scraper sees the target go down while the jobs finish.
+      await listener?.close();
       await app.close();
       clearInterval(sweeper);
       await database.close();

@@ -11,16 +11,25 @@ import { makeScopedTeam, makeSuperadmin, makeTenant, makeTenantWithTeam, makeUse
 import { recordRoutes, type RegisteredRoute } from './route-registry.js';
 
 /**
- * The authorization matrix (issue 20): every registered route x every kind of caller x own / other tenant.
+ * The authorization matrix (issue 20): every registered route x every kind of caller x own / other / suspended tenant.
  * The expected guard decision of each cell comes from the route's own `config.auth`, read through the
  * same permission and plan tables the guard uses; the test asserts only what the guard decides (401,
  * 403, 404 for an unknown tenant, or "passed": whatever the handler answers after it). Every refused
- * request must leave every table as it was.
+ * request must leave every table as it was. A third side is a suspended tenant (deactivated by the superadmin):
+ * its own members, its App installation and its legacy key, on every route of that tenant.
  */
 
 /** Platform routes outside the guarded scope (no tenant, no data): documentation, probes, pages, simulators. */
 const UNGUARDED = [/^\/health$/, /^\/ready$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/web\//, /^\/__sim\//];
 const isUnguarded = (r: RegisteredRoute) => UNGUARDED.some((re) => re.test(r.url));
+
+/**
+ * The pages' HTML shells under a tenant's path (src/platform/web.ts): one static file for every slug, unknown ones
+ * included, registered outside the guarded scope, so a suspended tenant's page is served too; the tenant's data comes
+ * from the API the page calls (the storefront, the kitchen's orders), which the matrix checks refuses a suspended tenant.
+ */
+const STATIC_PAGES = [/^\/t\/:slug\/b\/:pdvSlug\/menu$/, /^\/t\/:slug\/kitchen$/];
+const isStaticPage = (r: RegisteredRoute) => STATIC_PAGES.some((re) => re.test(r.url));
 
 /** Tables a refused request may legitimately touch: the rate-limit counters count refusals too. */
 const COUNTERS = ['rate_limit_hits', 'rate_limit_windows'];
@@ -83,8 +92,27 @@ function expected(rule: AuthRule, caller: CallerKind, own: boolean, hasSlug: boo
   return 'pass';
 }
 
-/** The guard decision a response shows: its own refusals are recognized by message (401) or code (403). */
-function decided(res: LightMyRequestResponse, rule: AuthRule, hasSlug: boolean): Decision | 'tenant_404' {
+/**
+ * What a caller gets on a route of a deactivated tenant (`tenant_inactive`, 403): the tenant is resolved right
+ * after the credential is read and before membership, role, permission, plan and branch, so every member (and
+ * the superadmin) is refused alike, and public routes too; a request the guard cannot read a user from stays a 401.
+ * On the public developer API the credential names the tenant: its installation and its legacy key get the 403.
+ */
+function expectedSuspended(rule: AuthRule, caller: CallerKind): 401 | 403 {
+  if (rule.api) return caller === 'installation' || caller === 'api_key' ? 403 : 401;
+  if (rule.public) return 403;
+  // Optional without an Authorization header: public, and the tenant is still resolved.
+  if (rule.optional && (caller === 'none' || caller === 'api_key')) return 403;
+  // The guard reads a JWT first: none, or an App token / legacy key in its place, is a 401 before any tenant.
+  if (caller === 'none' || caller === 'installation' || caller === 'api_key') return 401;
+  return 403;
+}
+
+/**
+ * The guard decision a response shows: its own refusals are recognized by message (401) or code (403). On a
+ * suspended tenant the only 403 the guard may give is `tenant_inactive`.
+ */
+function decided(res: LightMyRequestResponse, rule: AuthRule, hasSlug: boolean, suspended: boolean): Decision | 'tenant_404' {
   let body: { message?: string; code?: string } = {};
   try {
     body = res.json();
@@ -92,7 +120,7 @@ function decided(res: LightMyRequestResponse, rule: AuthRule, hasSlug: boolean):
     /* not JSON: not a guard answer */
   }
   if (res.statusCode === 401 && GUARD_401.has(body.message ?? '')) return 401;
-  if (res.statusCode === 403 && guard403(rule, hasSlug).has(body.code ?? '')) return 403;
+  if (res.statusCode === 403 && (suspended ? body.code === 'tenant_inactive' : guard403(rule, hasSlug).has(body.code ?? ''))) return 403;
   if (hasSlug && res.statusCode === 404 && body.message === 'Tenant not found') return 'tenant_404';
   return 'pass';
 }
@@ -116,7 +144,7 @@ describe('authorization matrix', () => {
     expect(undeclared, 'routes without config.auth (the guard treats them as "any member"): declare the rule').toEqual([]);
   });
 
-  it('every route x caller x own / other tenant gets the guard decision of its rule, and refusals change nothing', async () => {
+  it('every route x caller x own / other / suspended tenant gets the guard decision of its rule, and refusals change nothing', async () => {
     const { app } = t;
     const plan: Plan = 'basic'; // has supplierManagement, lacks inventoryPrediction: both feature answers occur
     const team = await makeScopedTeam(app);
@@ -133,28 +161,37 @@ describe('authorization matrix', () => {
     const keyOwner = await makeUser(app, team.tenant, 'admin');
     await app.services.users.addMember(app.deps.tenantDb((await makeTenant(app))._id), keyOwner.id, 'admin');
     const { key } = await app.services.apiKeys.create(keyOwner.email, 'matrix');
+    // The suspended tenant: a full team, an installation and the key owner as a member, then deactivated.
+    const suspended = await makeScopedTeam(app);
+    const suspendedInstallation = await installApp(app, { slug: suspended.slug, admin: suspended.admin }, published.slug, GRANTED);
+    await app.services.users.addMember(suspended.tdb, keyOwner.id, 'admin');
+    const toggled = await app.inject({ method: 'PUT', url: `/api/superadmin/tenants/${suspended.tenant._id}/toggle`, headers: superadmin.headers });
+    expect(toggled.json()).toEqual({ isActive: false });
 
-    const headersOf = (caller: CallerKind, own: boolean): Record<string, string> => {
+    type Side = 'own' | 'other' | 'suspended';
+    const headersOf = (caller: CallerKind, side: Side): Record<string, string> => {
+      // On the suspended side every caller is the suspended tenant's own (its members, installation and key's tenant).
+      const home = side === 'suspended' ? suspended : team;
       switch (caller) {
         case 'none':
           return {};
         case 'superadmin':
           return superadmin.headers;
         case 'installation':
-          return installation.headers;
+          return side === 'suspended' ? suspendedInstallation.headers : installation.headers;
         case 'api_key':
-          return { 'x-api-key': key, 'x-tenant-id': own ? team.tenant._id : other.tenant._id };
+          return { 'x-api-key': key, 'x-tenant-id': { own: team, other, suspended }[side].tenant._id };
         case 'branch_manager':
-          return team.manager.headers;
+          return home.manager.headers;
         default:
-          return team[caller satisfies 'staff' | 'accountant' | 'admin'].headers;
+          return home[caller satisfies 'staff' | 'accountant' | 'admin'].headers;
       }
     };
 
     interface Cell {
       route: RegisteredRoute;
       caller: CallerKind;
-      own: boolean;
+      side: Side;
       url: string;
       want: Decision;
     }
@@ -163,17 +200,21 @@ describe('authorization matrix', () => {
     for (const route of guarded) {
       const rule = route.auth ?? {};
       const hasSlug = route.url.includes(':slug');
-      // Without a slug the tenant is the credential's: "other tenant" exists only for the legacy key's x-tenant-id.
-      const sides = hasSlug || rule.api ? [true, false] : [true];
-      for (const own of sides) {
+      // Without a slug the tenant is the credential's: "other tenant" exists only for the legacy key's x-tenant-id,
+      // and a suspended one only for the credentials of the public developer API.
+      const sides: Side[] = hasSlug || rule.api ? ['own', 'other', 'suspended'] : ['own'];
+      for (const side of sides) {
         const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
-          if (name === 'slug') return own ? team.slug : other.slug;
-          if (rule.branchParam === name) return team.main.branchId; // the branch manager's own branch
+          if (name === 'slug') return { own: team, other, suspended }[side].slug;
+          if (rule.branchParam === name) return (side === 'suspended' ? suspended : team).main.branchId; // the branch manager's own branch
           return randomId();
         }).replace(/\*$/, 'x');
         for (const caller of CALLERS) {
-          const want = expected(rule, caller, own, hasSlug, own ? plans.own : plans.other, caller !== 'staff');
-          cells.push({ route, caller, own, url, want });
+          const want =
+            side === 'suspended'
+              ? isStaticPage(route) ? 'pass' : expectedSuspended(rule, caller)
+              : expected(rule, caller, side === 'own', hasSlug, side === 'own' ? plans.own : plans.other, caller !== 'staff');
+          cells.push({ route, caller, side, url, want });
         }
       }
     }
@@ -183,10 +224,10 @@ describe('authorization matrix', () => {
       for (let i = 0; i < cells.length; i += 20) {
         await Promise.all(
           cells.slice(i, i + 20).map(async (c) => {
-            const res = await app.inject({ method: c.route.method as 'GET', url: c.url, headers: headersOf(c.caller, c.own) });
-            const got = decided(res, c.route.auth ?? {}, c.route.url.includes(':slug'));
+            const res = await app.inject({ method: c.route.method as 'GET', url: c.url, headers: headersOf(c.caller, c.side) });
+            const got = decided(res, c.route.auth ?? {}, c.route.url.includes(':slug'), c.side === 'suspended');
             if (got !== c.want) {
-              failures.push(`${c.route.method} ${c.route.url} as ${c.caller} (${c.own ? 'own' : 'other'} tenant, rule ${JSON.stringify(c.route.auth)}): want ${c.want}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+              failures.push(`${c.route.method} ${c.route.url} as ${c.caller} (${c.side} tenant, rule ${JSON.stringify(c.route.auth)}): want ${c.want}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
             }
           }),
         );
@@ -218,6 +259,12 @@ describe('authorization matrix', () => {
     for (const [caller, decision] of [['none', 401], ['staff', 403], ['admin', 403], ['installation', 403], ['api_key', 401], ['superadmin', 'pass']] as const) {
       expect(cells.some((c) => c.caller === caller && c.want === decision), `${caller} ${decision}`).toBe(true);
     }
+    // The suspended tenant: nothing but the static pages passes, and every caller meets its 403 somewhere (the public routes, the API's).
+    const onSuspended = cells.filter((c) => c.side === 'suspended');
+    expect(onSuspended.length).toBeGreaterThan(500);
+    expect(onSuspended.filter((c) => c.want === 'pass' && !isStaticPage(c.route))).toEqual([]);
+    expect(routes.filter(isStaticPage)).toHaveLength(STATIC_PAGES.length);
+    for (const caller of CALLERS) expect(onSuspended.some((c) => c.caller === caller && c.want === 403), `${caller} 403 on the suspended tenant`).toBe(true);
 
     const before = await snapshot();
     await send(refused);

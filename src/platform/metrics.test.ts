@@ -9,11 +9,28 @@ import type { App } from '../app.js';
 import { signProviderAPayload } from '../integrations/provider-a/index.js';
 
 const TEST_QUEUE = 'test.metrics-depth';
+/** Runs as told: `fail` throws, `hang` waits for its abort (the 1 s limit) and then ends as if it had succeeded. */
+const RUNS_QUEUE = 'test.metrics-runs';
 
 let t: TestApp;
 let sa: TestUser;
 beforeAll(async () => {
-  t = await createTestApp({ webhooksAllowPrivateTargets: true }, { beforeReady: (app) => app.jobs.register(TEST_QUEUE, async () => {}) });
+  t = await createTestApp(
+    { webhooksAllowPrivateTargets: true },
+    {
+      beforeReady: (app) => {
+        app.jobs.register(TEST_QUEUE, async () => {});
+        app.jobs.register<{ fail?: boolean; hang?: boolean }>(
+          RUNS_QUEUE,
+          async (data, job) => {
+            if (data.fail) throw new Error('told to fail');
+            if (data.hang) await new Promise((resolve) => job.signal.addEventListener('abort', resolve));
+          },
+          { retryLimit: 1, retryDelay: 1, expireInSeconds: 1 },
+        );
+      },
+    },
+  );
   sa = await makeSuperadmin(t.app);
 });
 afterAll(() => t.close());
@@ -96,6 +113,28 @@ describe('GET /metrics', () => {
     await t.app.jobs.drain({ names: [TEST_QUEUE] });
     const drained = await scrape();
     expect([depth(drained, 'waiting'), depth(drained, 'delayed')]).toEqual([0, 1]);
+  });
+
+  it('times job runs per queue and outcome: completed, retried, failed (a run over its limit too)', async () => {
+    const runs = (s: Sample[], outcome: string) => valueOf(s, 'job_run_duration_seconds_count', { queue: RUNS_QUEUE, outcome });
+    const outcomes = async () => {
+      const s = await scrape();
+      return { completed: runs(s, 'completed'), retried: runs(s, 'retried'), failed: runs(s, 'failed') };
+    };
+    expect(await outcomes()).toEqual({ completed: 0, retried: 0, failed: 0 });
+    await t.app.jobs.send(RUNS_QUEUE, {});
+    await t.app.jobs.send(RUNS_QUEUE, { fail: true });
+    // The failing job twice: its first attempt is retried, its second (retryLimit 1) fails for good.
+    expect(await t.app.jobs.drain({ names: [RUNS_QUEUE], includeDelayed: true })).toEqual({ runs: 3, completed: 1, failed: 2 });
+    expect(await outcomes()).toEqual({ completed: 1, retried: 1, failed: 1 });
+    // Over its 1 s limit: failed (retried) when the queue gives up on it, though the handler then returns normally.
+    await t.app.jobs.send(RUNS_QUEUE, { hang: true });
+    expect(await t.app.jobs.drain({ names: [RUNS_QUEUE], limit: 1 })).toEqual({ runs: 1, completed: 0, failed: 1 });
+    const after = await scrape();
+    expect({ completed: runs(after, 'completed'), retried: runs(after, 'retried'), failed: runs(after, 'failed') }).toEqual({ completed: 1, retried: 2, failed: 1 });
+    // Durations in seconds: the run over its limit lasted at least the limit, and the buckets agree with the count.
+    expect(valueOf(after, 'job_run_duration_seconds_sum', { queue: RUNS_QUEUE, outcome: 'retried' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, 'job_run_duration_seconds_bucket', { queue: RUNS_QUEUE, outcome: 'retried', le: '+Inf' })).toBe(2);
   });
 
   it('reports the database pool (PGlite: its one connection)', async () => {

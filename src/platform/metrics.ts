@@ -4,7 +4,7 @@ import pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
 import { HttpError } from './errors.js';
-import type { Jobs } from './jobs.js';
+import type { JobHandler, JobRef, Jobs, QueueOptions } from './jobs.js';
 
 /**
  * Prometheus metrics (`GET /metrics`, prom-client). Each app has its own registry (tests build many apps in
@@ -131,9 +131,64 @@ export interface MetricsSources {
   token?: string;
 }
 
+/** `GET /metrics` on `app`, hidden from OpenAPI: the token (or loopback) rule, then this app's and the process's metrics. */
+export function serveMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined) {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    checkAccess(req, token);
+    const { contentType, body } = await metrics.scrape();
+    return reply.type(contentType).header('cache-control', 'no-store').send(body);
+  });
+}
+
+/** Seconds: jobs run from milliseconds (a mail) to minutes (an export, a sync), up to their 300 s default limit. */
+const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/**
+ * Times every job handler registered on `jobs` from now on (the modules register theirs after `installMetrics`):
+ * `job_run_duration_seconds{queue, outcome}`, outcome `completed`, `retried` (failed, another attempt follows) or
+ * `failed` (for good). A run the queue gives up on (over its time limit, or still running at shutdown) is aborted
+ * through its signal: counted as failed then, even if the handler goes on. Counted in the process that runs the job
+ * (a worker serves them on its own listener, see `worker-http.ts`), `drain()` included.
+ */
+function timeJobs(jobs: Jobs, metrics: Metrics) {
+  const histogram = metrics.histogram(
+    'job_run_duration_seconds',
+    'Job handler runs in this process by queue and outcome (completed, retried, failed): duration in seconds (its _count is the number of runs)',
+    ['queue', 'outcome'],
+    JOB_BUCKETS,
+  );
+  const timed = (queue: string, handler: JobHandler<object>): JobHandler<object> =>
+    async (data, job) => {
+      const started = performance.now();
+      let counted = false;
+      const failure = () => (job.attempt > job.retryLimit ? 'failed' : 'retried');
+      const count = (outcome: 'completed' | 'retried' | 'failed') => {
+        if (counted) return;
+        counted = true;
+        job.signal.removeEventListener('abort', onAbort);
+        histogram.observe({ queue, outcome }, (performance.now() - started) / 1000);
+      };
+      const onAbort = () => count(failure());
+      job.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const result = await handler(data, job);
+        count('completed');
+        return result;
+      } catch (err) {
+        count(failure());
+        throw err;
+      }
+    };
+  // Jobs has no hook around its handlers: its `register` is wrapped (the app's one instance, before any module registers).
+  const register = jobs.register.bind(jobs) as (job: JobRef, handler: JobHandler<object>, options?: QueueOptions) => void;
+  jobs.register = ((job: JobRef, handler: JobHandler<object>, options?: QueueOptions) =>
+    register(job, timed(typeof job === 'string' ? job : job.name, handler), options)) as Jobs['register'];
+}
+
 /**
  * The platform's metrics on an app: the request histogram (an `onResponse` hook: install before the routes),
- * the queue depths and the database pool read at each scrape, and the `/metrics` route (hidden from OpenAPI).
+ * the job runs (handlers registered afterwards are timed), the queue depths and the database pool read at each
+ * scrape, and the `/metrics` route (hidden from OpenAPI).
  */
 export function installMetrics(app: FastifyInstance, metrics: Metrics, { jobs, database, token }: MetricsSources) {
   const histogram = metrics.histogram(
@@ -144,6 +199,7 @@ export function installMetrics(app: FastifyInstance, metrics: Metrics, { jobs, d
   app.addHook('onResponse', async (req, reply) => {
     histogram.observe({ method: req.method, route: req.routeOptions.url ?? UNMATCHED_ROUTE, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
+  timeJobs(jobs, metrics);
 
   metrics.gauge('job_queue_depth', 'Jobs not yet finished per queue: waiting (due now), delayed (later start or retry backoff), active', ['queue', 'state'], async (set) => {
     for (const d of await jobs.depths()) {
@@ -163,9 +219,5 @@ export function installMetrics(app: FastifyInstance, metrics: Metrics, { jobs, d
     set({ state: 'waiting' }, pool.waitingCount);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
-    checkAccess(req, token);
-    const { contentType, body } = await metrics.scrape();
-    return reply.type(contentType).header('cache-control', 'no-store').send(body);
-  });
+  serveMetrics(app, metrics, token);
 }

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'auth.password_changed',
   'auth.password_reset',
   'member.added',
+  'member.invited',
   'member.removed',
   'member.role_changed',
   'member.password_set',

@@ -198,6 +198,48 @@ describe('the events recorded', () => {
     expect(JSON.stringify(log)).not.toContain('a-long-password');
   });
 
+  it('records invitations (who invited whom, with which role); their acceptance and revocation are a reset by link and a removal', async () => {
+    const a = await makeTenantWithTeam(t.app);
+    const elsewhere = await makeTenantWithTeam(t.app);
+    const known = await makeUser(t.app, elsewhere.tenant, 'staff');
+    const stamp = Date.now();
+    const [fresh, dropped] = [`invited-${stamp}@example.com`, `dropped-${stamp}@example.com`];
+    const invite = (headers: Record<string, string>, email: string) =>
+      t.app.inject({ method: 'POST', url: `/t/${a.slug}/accountant/invite`, headers, payload: { email, name: 'Contadora' } });
+    expect((await invite(a.admin.headers, fresh)).statusCode).toBe(201);
+    expect((await invite(a.admin.headers, known.email)).statusCode).toBe(201);
+    expect((await invite(superadmin.headers, dropped)).statusCode).toBe(201);
+    // Refused (a member already; not an admin): nothing recorded.
+    expect((await invite(a.admin.headers, fresh)).statusCode).toBe(409);
+    expect((await invite(a.staff.headers, `staff-${stamp}@example.com`)).statusCode).toBe(403);
+
+    const idOf = async (email: string) => (await t.app.services.users.findByEmail(email))!.id;
+    const [freshId, droppedId] = [await idOf(fresh), await idOf(dropped)];
+    const invited = await tenantLog(a, '?action=member.invited');
+    expect(invited.data.map((e) => [e.actor, e.actorLabel, e.targetType, e.targetId, e.details])).toEqual([
+      [superadmin.id, superadmin.email, 'user', droppedId, { email: dropped, role: 'accountant', newAccount: true }],
+      [a.admin.id, a.admin.email, 'user', known.id, { email: known.email, role: 'accountant', newAccount: false }],
+      [a.admin.id, a.admin.email, 'user', freshId, { email: fresh, role: 'accountant', newAccount: true }],
+    ]);
+    expect((await tenantLog(a, `?action=member.invited&actor=${a.admin.id}`)).total).toBe(2);
+    expect((await tenantLog(a, '?action=member.added')).total).toBe(0);
+
+    // The links of the two new accounts (an invitation opens the account with a password reset link).
+    await t.app.jobs.drain({ names: ['auth.invitation-mail'] });
+    const linkOf = (email: string) => /#token=([\w-]+)/.exec(t.mail.to(email)[0].text)![1];
+    const accept = (email: string) => t.app.inject({ method: 'POST', url: '/auth/password/reset', payload: { token: linkOf(email), newPassword: 'invited-password-1' } });
+    // Revoked: the member removed before accepting (member.removed); the account went with the membership, and its link with it.
+    expect((await t.app.inject({ method: 'DELETE', url: `/t/${a.slug}/users/${droppedId}`, headers: a.admin.headers })).statusCode).toBe(200);
+    expect((await tenantLog(a, '?action=member.removed')).data.map((e) => [e.actor, e.targetId, e.details])).toEqual([
+      [a.admin.id, droppedId, { email: dropped, role: 'accountant' }],
+    ]);
+    expect((await accept(dropped)).statusCode).toBe(400);
+    // Accepted: the password chosen through the link, the platform's password reset of that account.
+    expect((await accept(fresh)).statusCode).toBe(204);
+    const accepted = await platformLog(`?action=auth.password_reset&actor=${freshId}`);
+    expect(accepted.data.map((e) => [e.tenant, e.targetType, e.targetId])).toEqual([[null, 'user', freshId]]);
+  });
+
   it('records which tenant secrets changed, never their values', async () => {
     const a = await makeTenantWithTeam(t.app);
     const put = (url: string, headers: Record<string, string>, payload: object) => t.app.inject({ method: 'PUT', url, headers, payload });
@@ -269,7 +311,7 @@ describe('the events recorded on the books and the bill', () => {
     ]);
   });
 
-  it('records the refund of a cancelled order’s payments', async () => {
+  it('records the refund of a cancelled order’s payments, with the admin who cancelled it as the actor', async () => {
     const a = await makeTenantWithTeam(t.app);
     const o = await order(a);
     const url = `/t/${a.slug}/orders/${o._id}`;
@@ -285,7 +327,13 @@ describe('the events recorded on the books and the bill', () => {
       { orderId: o._id, orderNumber: o.orderNumber, amountCents: 5000, method: 'cash', gateway: 'mock', reason: 'order_cancelled' },
       { orderId: o._id, orderNumber: o.orderNumber, amountCents: 15000, method: 'debit_card', gateway: 'mock', reason: 'order_cancelled' },
     ]);
-    expect(log.data.every((e) => e.targetType === 'payment' && e.actor === null)).toBe(true);
+    expect(log.data.map((e) => [e.targetType, e.actor])).toEqual([
+      ['payment', a.admin.id],
+      ['payment', a.admin.id],
+    ]);
+    // Filterable by the actor, as every event with one.
+    expect((await tenantLog(a, `?action=payment.refunded&actor=${a.admin.id}`)).total).toBe(2);
+    expect((await tenantLog(a, `?action=payment.refunded&actor=${a.staff.id}`)).total).toBe(0);
   });
 
   it('records a fiscal cancellation', async () => {

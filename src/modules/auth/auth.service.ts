@@ -149,9 +149,12 @@ export function authService({ db, clock, jwt, config, log, jobs, mail, members }
 
     /**
      * Invites someone into a tenant with a role (through the users service) and queues the invitation mail;
-     * `created` tells whether the account is new. 409 `already_member`.
+     * `created` tells whether the account is new. 409 `already_member`. `invitedBy`: the caller, the audit event's actor.
      */
-    async invite(t: TenantDb, input: { email: string; name?: string; role: 'accountant' | 'admin' | 'staff'; tenantName: string }) {
+    async invite(
+      t: TenantDb,
+      input: { email: string; name?: string; role: 'accountant' | 'admin' | 'staff'; tenantName: string; invitedBy?: { id: string; email: string } },
+    ) {
       const out = await users.invite(t, input);
       await jobs.send(authJobs.invitationMail, { userId: out.userId, tenantName: input.tenantName, role: input.role, created: out.created });
       return out;

@@ -90,7 +90,7 @@ export function portalRoutes(app: RouteApp, { fiscal, auth }: { fiscal: FiscalSe
     config: { auth: { roles: ['admin'] } },
     handler: async (req, reply) => {
       const ctx = ctxOf(req);
-      const out = await auth.invite(ctx.db, { email: req.body.email, name: req.body.name, role: 'accountant', tenantName: ctx.tenant.name });
+      const out = await auth.invite(ctx.db, { email: req.body.email, name: req.body.name, role: 'accountant', tenantName: ctx.tenant.name, invitedBy: ctx.user });
       return reply.code(201).send({ message: `Invitation sent to ${out.email}` });
     },
   });

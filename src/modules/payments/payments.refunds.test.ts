@@ -109,6 +109,13 @@ describe('a late approval', () => {
     expect((await b.ledger())[0]).toMatchObject({ status: 'refunded', refundReason: 'late_approval' });
     expect(await b.get()).toMatchObject({ paymentStatus: 'approved', amountPaid: 14900 });
     expect(sim.captured() - before).toBe(0);
+    // Nobody decided this refund: the audit event has no actor, and says what made it.
+    const [terminalPayment] = (await call('GET', `/t/${b.slug}/orders/${b.order._id}/payments`, b.admin.headers)).json() as { _id: string }[];
+    const audit = await call('GET', `/t/${b.slug}/audit?action=payment.refunded`, b.admin.headers);
+    expect(audit.statusCode, audit.body).toBe(200);
+    expect(audit.json().data.map((e: { actor: string | null; targetId: string; details: object }) => [e.actor, e.targetId, e.details])).toEqual([
+      [null, terminalPayment._id, expect.objectContaining({ reason: 'late_approval', gateway: 'gateway_a', by: 'gateway:gateway_a', amountCents: 14900 })],
+    ]);
   });
 });
 

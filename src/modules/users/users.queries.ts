@@ -23,13 +23,18 @@ export type MemberRow = {
   assignedBranchIds: string[];
 };
 
-export function listMembers(db: Db, tenantId: string): Promise<MemberRow[]> {
-  return db
+/** One page of the members, oldest first (the id breaks ties), and the number of members. */
+export async function listMembers(db: Db, tenantId: string, page: { offset: number; limit: number }): Promise<{ rows: MemberRow[]; total: number }> {
+  const rows = await db
     .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.tenantId, tenantId))
-    .orderBy(asc(memberships.createdAt), asc(users.id));
+    .orderBy(asc(memberships.createdAt), asc(users.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(memberships).where(eq(memberships.tenantId, tenantId));
+  return { rows, total: total!.n };
 }
 
 export async function findMember(db: Db, tenantId: string, userId: string): Promise<MemberRow | null> {

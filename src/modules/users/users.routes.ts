@@ -1,17 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../platform/auth/guards.js';
 import type { RouteApp } from '../../platform/http.js';
+import { pageWindow, sendPage } from '../../platform/pagination.js';
 import { TenantIdParams, TenantParams, withErrors } from '../../platform/schemas.js';
-import { CreateUserBody, Deleted, UpdateUserBody, User } from './users.schemas.js';
+import { CreateUserBody, Deleted, ListUsersQuery, UpdateUserBody, User, USERS_PAGE } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
 const admin = { roles: ['admin'] } as const;
 
 export function usersRoutes(app: RouteApp, { users }: { users: UsersService }) {
   app.get('/t/:slug/users', {
-    schema: { tags: ['users'], summary: 'Users of the tenant', params: TenantParams, response: withErrors({ 200: Type.Array(User) }) },
+    schema: {
+      tags: ['users'],
+      summary: 'Users of the tenant, oldest first (`page`, `limit`; X-Total-Count)',
+      params: TenantParams,
+      querystring: ListUsersQuery,
+      response: withErrors({ 200: Type.Array(User) }),
+    },
     config: { auth: admin },
-    handler: (req) => users.list(ctxOf(req)),
+    handler: async (req, reply) => {
+      const { users: rows, total } = await users.listPage(ctxOf(req), req.query);
+      return sendPage(req, reply, pageWindow(req.query, USERS_PAGE), total, rows);
+    },
   });
 
   app.post('/t/:slug/users', {

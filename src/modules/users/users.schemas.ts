@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MEMBER_ROLES } from '../../db/schema/users.js';
 import { PasswordSchema } from '../../platform/auth/passwords.js';
+import { pageLimits, pageQuery } from '../../platform/pagination.js';
 import { Body, Email, Id, StringEnum, Timestamp } from '../../platform/schemas.js';
 
 export const MemberRoleSchema = StringEnum(MEMBER_ROLES);
@@ -43,3 +44,7 @@ export const Deleted = Type.Object({ deleted: Type.Boolean() });
 export type CreateUserInput = Static<typeof CreateUserBody>;
 export type UpdateUserInput = Static<typeof UpdateUserBody>;
 export type UserView = Static<typeof User>;
+
+/** A tenant's team: tens of people, hundreds for a chain; the panel lists them whole, so the default is the maximum. */
+export const USERS_PAGE = pageLimits({ default: 500, maximum: 500, what: 'users' });
+export const ListUsersQuery = Type.Object(pageQuery(USERS_PAGE));

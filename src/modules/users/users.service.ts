@@ -6,9 +6,10 @@ import type { TenantDb, TenantTx } from '../../db/scopes.js';
 import type { TenantCtx } from '../../platform/auth/guards.js';
 import type { Deps } from '../../platform/deps.js';
 import { Conflict, Forbidden, isUniqueViolation, NotFound } from '../../platform/domain-errors.js';
+import { pageWindow } from '../../platform/pagination.js';
 import type { AuditService } from '../audit/index.js';
 import * as q from './users.queries.js';
-import type { CreateUserInput, UpdateUserInput, UserView } from './users.schemas.js';
+import { USERS_PAGE, type CreateUserInput, type UpdateUserInput, type UserView } from './users.schemas.js';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -99,7 +100,16 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
     });
 
   return {
-    list: (ctx: TenantCtx) => ctx.db.run(async (tx) => (await q.listMembers(tx.db, tx.tenantId)).map(toUserView)),
+    /** One page of the tenant's users (USERS_PAGE) and the number of users. */
+    listPage: (ctx: TenantCtx, query: { page?: number; limit?: number } = {}) =>
+      ctx.db.run(async (tx) => {
+        const { rows, total } = await q.listMembers(tx.db, tx.tenantId, pageWindow(query, USERS_PAGE));
+        return { users: rows.map(toUserView), total };
+      }),
+
+    /** The first page of the tenant's users (the default: the maximum), as an array (the benchmark's list). */
+    list: (ctx: TenantCtx) =>
+      ctx.db.run(async (tx) => (await q.listMembers(tx.db, tx.tenantId, pageWindow({}, USERS_PAGE))).rows.map(toUserView)),
 
     /**
      * Adds a person to the tenant. A new email creates the account; an email that already has an
@@ -242,9 +252,13 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
     /**
      * Invites someone into the tenant with a role (the accountant portal's invite): an unknown email gets an
      * account without a usable password (the invitation link sets one), a known one is linked as `create`
-     * does. Already a member here: a `Conflict`. `created` tells the caller which mail to send.
+     * does. Already a member here: a `Conflict`. `created` tells the caller which mail to send. Audited as
+     * `member.invited` in the same transaction, with `invitedBy` (the route's caller) as the actor.
      */
-    async invite(t: TenantDb, input: { email: string; name?: string; role: q.MemberRow['role'] }): Promise<{ userId: string; email: string; created: boolean }> {
+    async invite(
+      t: TenantDb,
+      input: { email: string; name?: string; role: q.MemberRow['role']; invitedBy?: { id: string; email: string } },
+    ): Promise<{ userId: string; email: string; created: boolean }> {
       const email = normalizeEmail(input.email);
       // Nobody knows this password: the account opens with the invitation link (a password reset token).
       const passwordHash = await hashPassword(randomBytes(32).toString('base64url'), config.bcryptCost, 'password');
@@ -255,6 +269,16 @@ export function usersService({ db, bypass, config, clock, members }: Deps, branc
           if (existing && (await q.findMember(tx.db, tx.tenantId, id))) throw alreadyMember();
           if (!existing) await q.insertUser(tx.db, { id, email, name: input.name ?? email.split('@')[0], passwordHash });
           await q.insertMembership(tx.db, { tenantId: tx.tenantId, userId: id, role: input.role, displayName: existing ? (input.name ?? null) : null });
+          // `newAccount`: the person sets a password through the mailed link; otherwise an existing account was linked.
+          const by = input.invitedBy;
+          await audit.record(tx, {
+            action: 'member.invited',
+            actorId: by?.id ?? null,
+            actorLabel: by?.email ?? null,
+            targetType: 'user',
+            targetId: id,
+            details: { email, role: input.role, newAccount: !existing },
+          });
           return { userId: id, email, created: !existing };
         });
         members.forget(out.userId);

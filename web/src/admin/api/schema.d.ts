@@ -714,7 +714,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    action?: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
+                    action?: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.invited" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
                     /** @description 24 hex characters */
                     actor?: string;
                     /** @description RFC 3339 with time zone, 2000-01-01 to 2099-12-31; events at or after */
@@ -742,7 +742,7 @@ export interface paths {
                             data: {
                                 _id: string;
                                 /** @enum {string} */
-                                action: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
+                                action: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.invited" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
                                 /** @description the user id; null when unknown (a failed login) */
                                 actor: string | null;
                                 /** @description the e-mail of the actor (of a failed login: the e-mail tried) */
@@ -809,10 +809,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All tenants */
+        /** All tenants, oldest first (`page`, `limit`; X-Total-Count) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description tenants a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of tenants */
+                    page?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -839,6 +844,15 @@ export interface paths {
                             primaryColor: string | null;
                             slug: string;
                         }[];
+                    };
+                };
+                /** @description Every error has this shape */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error has this shape */
@@ -4199,11 +4213,16 @@ export interface paths {
         };
         /**
          * Every menu item of the tenant (available or not), with its fiscal fields
-         * @description Cache it: 60 s while in active use, 5 min otherwise. Needs the `menu.read` scope with an installation token (legacy keys have every scope). 200 requests per rolling 60 s per credential; `X-RateLimit-*` headers on every answer, 429 with `Retry-After` past it.
+         * @description Cache it: 60 s while in active use, 5 min otherwise. At most 1000 items an answer (`limit`, `page`, `X-Total-Count`). Needs the `menu.read` scope with an installation token (legacy keys have every scope). 200 requests per rolling 60 s per credential; `X-RateLimit-*` headers on every answer, 429 with `Retry-After` past it.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description items a page (default 1000) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of items */
+                    page?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4336,13 +4355,17 @@ export interface paths {
         };
         /**
          * The tenant's orders, newest first (by default those of the last 7 days)
-         * @description Optional `status`; `from`/`to` (YYYY-MM-DD, at most 31 days) choose another period. At most 1000 orders. Needs the `orders.read` scope with an installation token (legacy keys have every scope). 200 requests per rolling 60 s per credential; `X-RateLimit-*` headers on every answer, 429 with `Retry-After` past it.
+         * @description Optional `status`; `from`/`to` (YYYY-MM-DD, at most 31 days) choose another period. At most 1000 orders an answer (`limit`, default 1000); `page` reads further, `X-Total-Count` gives the number of orders. Needs the `orders.read` scope with an installation token (legacy keys have every scope). 200 requests per rolling 60 s per credential; `X-RateLimit-*` headers on every answer, 429 with `Retry-After` past it.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description YYYY-MM-DD, 2000-01-01 to 2099-12-31; First day (tenant time zone); default 6 days before `to` */
                     from?: string;
+                    /** @description orders a page (default 1000) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of orders */
+                    page?: number;
                     status?: "pending" | "confirmed" | "preparing" | "ready" | "delivered" | "cancelled";
                     /** @description YYYY-MM-DD, 2000-01-01 to 2099-12-31; Last day; default today */
                     to?: string;
@@ -4623,6 +4646,10 @@ export interface paths {
                 query?: {
                     /** @description YYYY-MM-DD, 2000-01-01 to 2099-12-31; Only this date */
                     date?: string;
+                    /** @description reservations a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of reservations */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -6492,6 +6519,10 @@ export interface paths {
                 query?: {
                     /** @description YYYY-MM-DD, 2000-01-01 to 2099-12-31; lines on or after */
                     from?: string;
+                    /** @description lines a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of lines */
+                    page?: number;
                     status?: "unmatched" | "matched" | "ignored";
                     /** @description YYYY-MM-DD, 2000-01-01 to 2099-12-31; lines on or before */
                     to?: string;
@@ -10464,7 +10495,12 @@ export interface paths {
         /** Active installations, each with its App */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description installations a page (default 200) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of installations */
+                    page?: number;
+                };
                 header?: never;
                 path: {
                     slug: string;
@@ -11059,6 +11095,10 @@ export interface paths {
                     category?: string;
                     isActive?: boolean;
                     isAvailable?: boolean;
+                    /** @description items a page (default 1000) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of items */
+                    page?: number;
                 };
                 header?: never;
                 path: {
@@ -11183,7 +11223,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    action?: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
+                    action?: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.invited" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
                     /** @description 24 hex characters */
                     actor?: string;
                     /** @description RFC 3339 with time zone, 2000-01-01 to 2099-12-31; events at or after */
@@ -11211,7 +11251,7 @@ export interface paths {
                             data: {
                                 _id: string;
                                 /** @enum {string} */
-                                action: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
+                                action: "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "member.added" | "member.invited" | "member.removed" | "member.role_changed" | "member.password_set" | "tenant.secrets_changed" | "app.installed" | "app.revoked" | "period.closed" | "period.reopened" | "fiscal.cancelled" | "payment.refunded" | "order.discount_above_limit" | "order.void_after_kitchen";
                                 /** @description the user id; null when unknown (a failed login) */
                                 actor: string | null;
                                 /** @description the e-mail of the actor (of a failed login: the e-mail tried) */
@@ -11299,7 +11339,12 @@ export interface paths {
         /** Every menu item with its latest cost snapshot and its margin at the current price (money in integer cents) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description dishes a page (default 1000) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of dishes */
+                    page?: number;
+                };
                 header?: never;
                 path: {
                     slug: string;
@@ -12107,6 +12152,10 @@ export interface paths {
                 query?: {
                     /** @description 24 hex characters */
                     item?: string;
+                    /** @description rows a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of rows */
+                    page?: number;
                     /** @description 24 hex characters */
                     pdv?: string;
                 };
@@ -12591,7 +12640,12 @@ export interface paths {
         /** Rows with a minimum set and available quantity at or below it */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description rows a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of rows */
+                    page?: number;
+                };
                 header?: never;
                 path: {
                     slug: string;
@@ -15318,6 +15372,10 @@ export interface paths {
                 query?: {
                     /** @description the item with this barcode (a scanner) */
                     ean?: string;
+                    /** @description items a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of items */
+                    page?: number;
                     /** @description only items with this status */
                     status?: "active" | "expired" | "blocked";
                 };
@@ -15905,7 +15963,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description retry-safe key: the same key and body within 24 h return the first answer */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description 24 hex characters */
                     id: string;
@@ -16035,6 +16096,15 @@ export interface paths {
                 };
                 /** @description Every error has this shape */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Every error has this shape */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18028,6 +18098,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description purchase orders a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of purchase orders */
+                    page?: number;
                     /** @description only orders with this status */
                     status?: "draft" | "sent" | "partial" | "received" | "cancelled";
                 };
@@ -19183,6 +19257,10 @@ export interface paths {
                 query?: {
                     /** @description true: only active suppliers; false: only inactive ones */
                     active?: boolean;
+                    /** @description suppliers a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of suppliers */
+                    page?: number;
                 };
                 header?: never;
                 path: {
@@ -26742,7 +26820,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description retry-safe key: the same key and body within 24 h return the first answer */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description 24 hex characters */
                     id: string;
@@ -28713,6 +28794,10 @@ export interface paths {
                 query?: {
                     /** @description YYYY-MM-DD, 2000-01-01 to 2099-12-31; today or later in the tenant time zone */
                     date?: string;
+                    /** @description reservations a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of reservations */
+                    page?: number;
                     status?: "pending" | "confirmed" | "seated" | "no_show" | "cancelled";
                 };
                 header?: never;
@@ -30352,10 +30437,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users of the tenant */
+        /** Users of the tenant, oldest first (`page`, `limit`; X-Total-Count) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description users a page (default 500) */
+                    limit?: number;
+                    /** @description page, from 1 (default 1); X-Total-Count gives the number of users */
+                    page?: number;
+                };
                 header?: never;
                 path: {
                     slug: string;
