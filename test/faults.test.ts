@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -46,6 +46,10 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!onPostgres) return;
   await Promise.all([...apis, worker].map((p) => p?.stop('SIGKILL')));
+  // The processes' logs, for a failure's post-mortem (test-artifacts/ is not committed).
+  const dir = join('test-artifacts', 'faults');
+  mkdirSync(dir, { recursive: true });
+  [...exitedApis, ...apis, worker].forEach((p, i) => p && writeFileSync(join(dir, `process-${i}-${p.pid}.log`), p.output()));
   await inspect?.end().catch(() => {});
   await db?.drop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -109,6 +113,8 @@ describe.runIf(onPostgres)('faults under load', () => {
     expect(dishes.length).toBeGreaterThan(1);
     expect(stock.length).toBeGreaterThan(1);
     const items = stock.slice(0, 4).map((i) => i._id);
+    const tables = (await send('GET', '/t/demo/tables', undefined, admin)).body as unknown as { _id: string }[];
+    expect(tables.length).toBeGreaterThanOrEqual(CLIENTS);
     const physicalBefore = await rows<{ id: string; physical_milli: string }>('select id, physical_milli from inventory_items where id = any($1)', [items]);
     const startedAt = new Date();
 
@@ -117,7 +123,13 @@ describe.runIf(onPostgres)('faults under load', () => {
     const template = (await sim.placeOrder({ payment: { method: 'CREDIT', prepaid: true } }, { shape: 'full' })).event;
     await sim.close();
 
-    const acked = { orders: new Set<string>(), payments: new Set<string>(), movements: new Set<string>(), events: new Set<string>() };
+    const acked = {
+      orders: new Set<string>(),
+      payments: new Set<string>(),
+      movements: new Set<string>(),
+      events: new Set<string>(),
+      tables: new Set<string>(),
+    };
     const keys = { orders: new Set<string>(), payments: new Set<string>(), movements: new Set<string>() };
     const refused: string[] = [];
     const stopAt = Date.now() + SECONDS * 1000;
@@ -127,18 +139,22 @@ describe.runIf(onPostgres)('faults under load', () => {
         const dish = dishes[(n + round) % dishes.length];
         const orderKey = `fault-order-${n}-${round}-${randomUUID()}`;
         keys.orders.add(orderKey);
-        const order = await send('POST', '/t/demo/orders', { orderType: 'takeout', customerName: `Cliente ${n}`, items: [{ menuItem: dish._id, quantity: 1 }] }, {
+        // Every third round is a round of the client's own table: the first opens its tab, the next join it (200).
+        const dineIn = round % 3 === 2;
+        const where = dineIn ? { orderType: 'dine_in', table: tables[n]._id } : { orderType: 'takeout' };
+        const order = await send('POST', '/t/demo/orders', { ...where, customerName: `Cliente ${n}`, items: [{ menuItem: dish._id, quantity: 1 }] }, {
           ...staff,
           'idempotency-key': orderKey,
         });
-        if (order.status !== 201) {
+        if (order.status !== 201 && order.status !== 200) {
           refused.push(`order ${order.status} ${JSON.stringify(order.body)}`);
           continue;
         }
         const orderId = order.body._id as string;
         acked.orders.add(orderId);
+        if (dineIn) acked.tables.add(tables[n]._id);
 
-        const payKey = `fault-pay-${orderId}`;
+        const payKey = `fault-pay-${orderId}-${round}`;
         keys.payments.add(payKey);
         const paid = await send('POST', `/t/demo/orders/${orderId}/process-payment`, { method: 'card', gateway: 'mock' }, { ...staff, 'idempotency-key': payKey });
         if (paid.status === 200) acked.payments.add(paid.body.paymentId as string);
@@ -217,8 +233,20 @@ describe.runIf(onPostgres)('faults under load', () => {
     const staffOrders = orders.filter((o) => o.source === 'staff');
     const orderKeys = await rows<{ key: string; ref: string }>("select key, ref from idempotency_keys where scope like '%:orders.create'");
     expect(orderKeys.every((k) => keys.orders.has(k.key))).toBe(true);
-    expect(new Set(orderKeys.map((k) => k.ref)).size).toBe(orderKeys.length);
     expect(new Set(staffOrders.map((o) => o.id))).toEqual(new Set(orderKeys.map((k) => k.ref)));
+    // A takeout order has one key; a tab has one key per round, and one unit per round on its lines (a round counted twice or lost shows).
+    for (const o of staffOrders) {
+      const rounds = orderKeys.filter((k) => k.ref === o.id).length;
+      const units = (o.items as { quantity: number }[]).reduce((sum, l) => sum + l.quantity, 0);
+      expect({ order: o.id, units }).toEqual({ order: o.id, units: rounds });
+    }
+    // Tabs: one open per table at most, and its table is occupied.
+    const tabs = await rows<{ table_id: string; open: string; status: string }>(
+      `select o.table_id, count(*) as open, min(t.status) as status from orders o join dining_tables t on t.tenant_id = o.tenant_id and t.id = o.table_id
+       where o.is_tab and o.status not in ('delivered', 'cancelled') group by o.table_id`,
+    );
+    expect(tabs.filter((tab) => Number(tab.open) !== 1 || tab.status !== 'occupied')).toEqual([]);
+    expect(new Set(tabs.map((tab) => tab.table_id))).toEqual(acked.tables);
     for (const id of acked.orders) expect(staffOrders.some((o) => o.id === id), id).toBe(true);
     // Nothing half-written: every order has its lines and a total.
     expect(orders.filter((o) => !Array.isArray(o.items) || o.items.length === 0 || Number(o.total) <= 0)).toEqual([]);

@@ -210,6 +210,9 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   guardMethods(pool, ['query'], 'on the shared handle');
   // An idle client that loses its server must not crash the process; /ready reports it.
   pool.on('error', () => {});
+  // Nor may a checked-out one (drizzle's `transaction()` on the shared handle checks a client out without a listener):
+  // a session the server ends between two statements fails the next one, and the pool drops the broken client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const scoped = pooledTransactions(pool, db);
   let closed = false;
