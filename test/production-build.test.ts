@@ -5,6 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLogFormat } from '../src/config.js';
 import { createTestDatabase, type TestDatabase } from './app.js';
+import { distIsFresh } from './service-process.js';
 
 /**
  * The production build (`npm run build`): the service compiled to `dist/` by tsc, started as `node dist/main.js`
@@ -39,7 +40,7 @@ function files(dir: string): string[] {
 
 beforeAll(async () => {
   // The service (tsc into dist/, migrations copied) always; the pages only when missing or stale (CI built them already).
-  run('npm', ['run', 'build:server']);
+  if (!distIsFresh(ROOT)) run('npm', ['run', 'build:server']);
   run(process.execPath, ['scripts/ensure-web.mjs']);
   dataDir = mkdtempSync(join(tmpdir(), 'ro-prod-'));
   if (process.env.DATABASE_URL) db = await createTestDatabase();
