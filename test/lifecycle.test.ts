@@ -1,21 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './app.js';
+import { startService, type ServiceProcess } from './service-process.js';
 
 /**
  * The real entry point in a child process: first start, logins printed once, SIGTERM with a
  * request in flight, and a restart that keeps the data.
  */
-interface Running {
-  proc: ChildProcess;
-  base: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 let db: TestDatabase | null = null;
 let dataDir: string;
 const SA_PASSWORD = 'super-secret-pass-1';
@@ -32,42 +25,16 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function start(): Promise<Running> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BCRYPT_COST: '12',
-    LOG_LEVEL: 'info',
-    SUPERADMIN_EMAIL: 'root@example.com',
-    SUPERADMIN_PASSWORD: SA_PASSWORD,
-    DEMO_PASSWORD,
-  };
-  if (db?.url) env.DATABASE_URL = db.url;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 60_000);
-    const check = setInterval(() => {
-      const m = /API:\s+(http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearInterval(check);
-        clearTimeout(timer);
-        resolve({ proc, base: m[1].replace('localhost', '127.0.0.1'), output: () => out, exited });
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(check);
-      clearTimeout(timer);
-      reject(new Error(`exited early:\n${out}`));
-    });
-  });
-}
+/** The real entry point (`src/main.ts` through tsx, as `npm start`) on this file's data dir or database. */
+const start = () =>
+  startService({
+    role: 'all',
+    dataDir,
+    databaseUrl: db?.url ?? undefined,
+    entry: 'src',
+    env: { BCRYPT_COST: '12', LOG_LEVEL: 'info', SUPERADMIN_EMAIL: 'root@example.com', SUPERADMIN_PASSWORD: SA_PASSWORD, DEMO_PASSWORD },
+  }).then((p) => ({ ...p, base: p.base! }));
+type Running = ServiceProcess & { base: string };
 
 interface LogLine {
   msg?: string;
